@@ -1,0 +1,255 @@
+package scsi
+
+import (
+	"math/bits"
+	"strings"
+
+	"lbplus/emu/sched"
+)
+
+// Line is a set of SCSI control signals, one bit each, 1 = asserted.
+type Line uint16
+
+// The control lines. DBP (data parity) is derived from DB0-7 by DriveData;
+// Drive ignores it.
+const (
+	BSY Line = 1 << iota
+	SEL
+	CD // C/D: 1 = command/status/message, 0 = data
+	IO // I/O: 1 = to the initiator
+	MSG
+	REQ
+	ACK
+	ATN
+	RST
+	DBP
+
+	// AllControl is every line a port may drive with Drive.
+	AllControl = BSY | SEL | CD | IO | MSG | REQ | ACK | ATN | RST
+	// PhaseMask is MSG, C/D and I/O, the lines that name an information phase.
+	PhaseMask = MSG | CD | IO
+)
+
+var lineNames = []string{"BSY", "SEL", "C/D", "I/O", "MSG", "REQ", "ACK", "ATN", "RST", "DBP"}
+
+// LineNames lists the names of the line bits, lowest bit first.
+func LineNames() []string { return append([]string(nil), lineNames...) }
+
+// String lists the asserted lines, e.g. "BSY|C/D|REQ", or "-" when none.
+func (l Line) String() string {
+	if l == 0 {
+		return "-"
+	}
+	var parts []string
+	for i, n := range lineNames {
+		if l&(1<<i) != 0 {
+			parts = append(parts, n)
+		}
+	}
+	return strings.Join(parts, "|")
+}
+
+// Phase is a bus phase. The information phases carry their SCSI MSG C/D I/O
+// encoding (REFERENCE.md 4); BusFree and Selection are beyond that range.
+type Phase uint8
+
+// Bus phases.
+const (
+	DataOut   Phase = 0 // MSG=0 C/D=0 I/O=0
+	DataIn    Phase = 1 // I/O
+	Command   Phase = 2 // C/D
+	Status    Phase = 3 // C/D I/O
+	Reserved4 Phase = 4 // MSG, reserved by SCSI-1
+	Reserved5 Phase = 5 // MSG I/O, reserved by SCSI-1
+	MsgOut    Phase = 6 // MSG C/D
+	MsgIn     Phase = 7 // MSG C/D I/O
+	BusFree   Phase = 8
+	Selection Phase = 9 // SEL asserted (arbitration won, selection or reselection)
+)
+
+var phaseNames = []string{"DATA OUT", "DATA IN", "COMMAND", "STATUS", "RESERVED4", "RESERVED5", "MESSAGE OUT", "MESSAGE IN", "BUS FREE", "SELECTION"}
+
+func (p Phase) String() string {
+	if int(p) < len(phaseNames) {
+		return phaseNames[p]
+	}
+	return "PHASE?"
+}
+
+// Lines returns the MSG C/D I/O pattern of an information phase (0 for
+// BusFree and Selection).
+func (p Phase) Lines() Line {
+	if p > MsgIn {
+		return 0
+	}
+	var l Line
+	if p&1 != 0 {
+		l |= IO
+	}
+	if p&2 != 0 {
+		l |= CD
+	}
+	if p&4 != 0 {
+		l |= MSG
+	}
+	return l
+}
+
+// InfoPhase returns the information phase named by MSG C/D I/O in l,
+// whatever BSY and SEL are. The 5380 compares exactly these three lines
+// with its TCR.
+func InfoPhase(l Line) Phase {
+	var p Phase
+	if l&IO != 0 {
+		p |= 1
+	}
+	if l&CD != 0 {
+		p |= 2
+	}
+	if l&MSG != 0 {
+		p |= 4
+	}
+	return p
+}
+
+// PhaseOf derives the bus phase from the lines.
+func PhaseOf(l Line) Phase {
+	switch {
+	case l&SEL != 0:
+		return Selection
+	case l&BSY == 0:
+		return BusFree
+	}
+	return InfoPhase(l)
+}
+
+// OddParity returns the DBP level that makes DB0-7 plus DBP odd.
+func OddParity(v uint8) bool { return bits.OnesCount8(v)%2 == 0 }
+
+// Observer is told of every bus change, after it is applied.
+type Observer func(now sched.Time, lines Line, data uint8)
+
+// Bus is the wired-OR SCSI cable.
+type Bus struct {
+	s         *sched.Scheduler
+	ports     []*Port
+	observers []Observer
+	lines     Line
+	data      uint8
+	changes   uint64
+}
+
+// NewBus returns an idle bus whose changes are stamped with s's time.
+func NewBus(s *sched.Scheduler) *Bus { return &Bus{s: s} }
+
+// Sched returns the scheduler the bus is stamped with.
+func (b *Bus) Sched() *sched.Scheduler { return b.s }
+
+// Attach connects a device. onChange (may be nil) is called after every bus
+// change made by another port; the device reads Lines/Data and schedules its
+// reaction.
+func (b *Bus) Attach(name string, onChange func(now sched.Time)) *Port {
+	p := &Port{bus: b, name: name, onChange: onChange}
+	b.ports = append(b.ports, p)
+	return p
+}
+
+// Observe adds a tracer. Observers see every change, in order, before the
+// ports are told.
+func (b *Bus) Observe(o Observer) { b.observers = append(b.observers, o) }
+
+// Lines returns the OR of every port's control lines, with DBP.
+func (b *Bus) Lines() Line { return b.lines }
+
+// Data returns the OR of every byte driven on DB0-7 (0 when nobody drives).
+func (b *Bus) Data() uint8 { return b.data }
+
+// Phase returns the phase derived from the current lines.
+func (b *Bus) Phase() Phase { return PhaseOf(b.lines) }
+
+// Changes counts bus changes since NewBus (for tests and statistics).
+func (b *Bus) Changes() uint64 { return b.changes }
+
+func (b *Bus) update(from *Port) {
+	var l Line
+	var d uint8
+	for _, p := range b.ports {
+		l |= p.lines
+		if p.driving {
+			d |= p.data
+			if OddParity(p.data) {
+				l |= DBP
+			}
+		}
+	}
+	if l == b.lines && d == b.data {
+		return
+	}
+	b.lines, b.data = l, d
+	b.changes++
+	now := b.s.Now()
+	for _, o := range b.observers {
+		o(now, l, d)
+	}
+	for _, p := range b.ports {
+		if p != from && p.onChange != nil {
+			p.onChange(now)
+		}
+	}
+}
+
+// Port is one device's connector: its own contribution to the bus.
+type Port struct {
+	bus      *Bus
+	name     string
+	onChange func(now sched.Time)
+	lines    Line
+	data     uint8
+	driving  bool
+}
+
+// Name returns the name given at Attach.
+func (p *Port) Name() string { return p.name }
+
+// Bus returns the bus the port is attached to.
+func (p *Port) Bus() *Bus { return p.bus }
+
+// Drive asserts (bit 1) or releases (bit 0) the lines selected by mask.
+// DBP is ignored: it follows DriveData.
+func (p *Port) Drive(lines, mask Line) {
+	mask &= AllControl
+	nl := p.lines&^mask | lines&mask
+	if nl == p.lines {
+		return
+	}
+	p.lines = nl
+	p.bus.update(p)
+}
+
+// DriveData puts v on DB0-7 with odd parity on DBP (on) or stops driving
+// the data lines (on false, v ignored).
+func (p *Port) DriveData(v uint8, on bool) {
+	if !on {
+		v = 0
+	}
+	if p.driving == on && p.data == v {
+		return
+	}
+	p.driving, p.data = on, v
+	p.bus.update(p)
+}
+
+// Lines returns this port's own contribution to the control lines.
+func (p *Port) Lines() Line { return p.lines }
+
+// DrivenData returns the byte this port drives and whether it drives one.
+func (p *Port) DrivenData() (uint8, bool) { return p.data, p.driving }
+
+// Release drops every line and the data bus at once (bus reset, bus free).
+func (p *Port) Release() {
+	if p.lines == 0 && !p.driving {
+		return
+	}
+	p.lines, p.data, p.driving = 0, 0, false
+	p.bus.update(p)
+}

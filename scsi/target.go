@@ -1,0 +1,402 @@
+package scsi
+
+import (
+	"fmt"
+	"math/bits"
+
+	"lbplus/emu/sched"
+)
+
+// Status bytes and messages (REFERENCE.md 4).
+const (
+	StatusGood           = 0x00
+	StatusCheckCondition = 0x02
+	StatusBusy           = 0x08
+
+	MsgCommandComplete = 0x00
+	MsgIdentify        = 0x80 // + LUN
+)
+
+// Device is what a target engine serves: a disk or tape command set.
+type Device interface {
+	// Command is called with a complete CDB. The device continues through
+	// t (SendByte, ReceiveByte, Send, Receive) from its own events or from
+	// the done callbacks, and ends with t.Complete.
+	Command(t *Target, cdb []byte)
+	// Reset is called when the bus RST line is asserted. The device must
+	// cancel its pending events: the engine has already dropped the
+	// connection.
+	Reset()
+}
+
+// CDBLen returns the CDB length implied by the group code of opcode op:
+// group 0 6 bytes, 1 and 2 10 bytes, 5 12 bytes [F SCSI-1]; the reserved
+// groups 3 and 4 and the vendor groups 6 and 7 are taken as 6 bytes [A].
+func CDBLen(op byte) int {
+	switch op >> 5 {
+	case 1, 2:
+		return 10
+	case 5:
+		return 12
+	}
+	return 6
+}
+
+type tstate uint8
+
+const (
+	stIdle      tstate = iota // not connected
+	stSelecting               // selection seen, response pending
+	stSelected                // BSY asserted, waiting for SEL false
+	stConnected               // own the bus
+)
+
+type xstate uint8
+
+const (
+	xNone    xstate = iota
+	xStart          // event pending: phase lines / data
+	xReq            // event pending: assert REQ
+	xWaitAck        // REQ asserted
+	xReqOff         // event pending: release REQ
+	xWaitOff        // REQ released, waiting for ACK false
+)
+
+type transfer struct {
+	phase   Phase
+	in      bool // target -> initiator
+	b       byte
+	gap     sched.Time
+	delay   sched.Time
+	doneIn  func(now sched.Time)
+	doneOut func(now sched.Time, b byte)
+}
+
+// TargetStats counts what the engine did, for tests and reports.
+type TargetStats struct {
+	Selections uint64 // selections answered
+	Commands   uint64 // CDBs handed to the device
+	BytesIn    uint64 // bytes sent to the initiator (all phases)
+	BytesOut   uint64 // bytes received from the initiator (all phases)
+	Resets     uint64 // RST assertions seen
+}
+
+// Target is the target-side protocol engine for one SCSI ID.
+type Target struct {
+	bus    *Bus
+	port   *Port
+	s      *sched.Scheduler
+	id     int
+	name   string
+	dev    Device
+	timing Timing
+
+	state      tstate
+	x          *transfer
+	xs         xstate
+	ev         *sched.Event
+	lastAckOff sched.Time
+	inReset    bool
+
+	identified bool
+	lun        int
+	cdb        []byte
+	msgBytes   int
+
+	Stats TargetStats
+}
+
+// NewTarget attaches a target engine with SCSI ID id (0-7) to bus.
+func NewTarget(bus *Bus, id int, name string, dev Device, timing Timing) *Target {
+	if id < 0 || id > 7 {
+		panic(fmt.Sprintf("scsi: target %q: ID %d out of range 0-7", name, id))
+	}
+	t := &Target{bus: bus, s: bus.Sched(), id: id, name: name, dev: dev, timing: timing}
+	t.port = bus.Attach(name, t.onChange)
+	return t
+}
+
+// ID returns the target's SCSI ID.
+func (t *Target) ID() int { return t.id }
+
+// Name returns the name given at NewTarget.
+func (t *Target) Name() string { return t.name }
+
+// Sched returns the scheduler of the bus.
+func (t *Target) Sched() *sched.Scheduler { return t.s }
+
+// Port returns the target's connector (its own line contribution).
+func (t *Target) Port() *Port { return t.port }
+
+// Timing returns the engine's delays.
+func (t *Target) Timing() Timing { return t.timing }
+
+// Connected reports whether the target holds the bus (from its BSY response
+// to bus free).
+func (t *Target) Connected() bool { return t.state == stSelected || t.state == stConnected }
+
+// Busy reports whether a byte transfer is in progress (requested and not
+// yet finished with ACK released).
+func (t *Target) Busy() bool { return t.x != nil }
+
+// LUN returns the logical unit addressed: from the IDENTIFY message if the
+// initiator sent one, else from CDB byte 1 bits 7-5.
+func (t *Target) LUN(cdb []byte) int {
+	if t.identified {
+		return t.lun
+	}
+	if len(cdb) > 1 {
+		return int(cdb[1] >> 5)
+	}
+	return 0
+}
+
+// Identified reports whether an IDENTIFY message was received for the
+// current connection.
+func (t *Target) Identified() bool { return t.identified }
+
+// SendByte sends one DATA IN byte; done runs once the initiator has
+// released ACK.
+func (t *Target) SendByte(b byte, done func(now sched.Time)) { t.Send(DataIn, b, done) }
+
+// ReceiveByte takes one DATA OUT byte; done runs with the byte once the
+// initiator has released ACK.
+func (t *Target) ReceiveByte(done func(now sched.Time, b byte)) { t.Receive(DataOut, done) }
+
+// Send sends one byte in phase p (DataIn, Status, MsgIn), switching the
+// phase lines first if needed. REQ is asserted ReqAfterAck after the
+// previous byte's ACK release at the earliest.
+func (t *Target) Send(p Phase, b byte, done func(now sched.Time)) {
+	t.start(&transfer{phase: p, in: true, b: b, gap: t.timing.ReqAfterAck, doneIn: done})
+}
+
+// Receive takes one byte in phase p (DataOut, Command, MsgOut).
+func (t *Target) Receive(p Phase, done func(now sched.Time, b byte)) {
+	t.start(&transfer{phase: p, in: false, gap: t.timing.ReqAfterAck, doneOut: done})
+}
+
+// receiveSlow takes a byte handled by the target's firmware (COMMAND,
+// MESSAGE OUT), paced by CommandReqAfterAck.
+func (t *Target) receiveSlow(p Phase, done func(now sched.Time, b byte)) {
+	t.start(&transfer{phase: p, in: false, gap: t.timing.CommandReqAfterAck, doneOut: done})
+}
+
+// Complete ends the command: STATUS (status), MESSAGE IN COMMAND COMPLETE,
+// then bus free, each after its Timing delay.
+func (t *Target) Complete(status byte) {
+	if t.state != stConnected {
+		return // the connection was reset under the device
+	}
+	t.start(&transfer{phase: Status, in: true, b: status, delay: t.timing.StatusDelay, gap: t.timing.ReqAfterAck,
+		doneIn: func(sched.Time) {
+			t.start(&transfer{phase: MsgIn, in: true, b: MsgCommandComplete, delay: t.timing.MessageDelay, gap: t.timing.ReqAfterAck,
+				doneIn: func(sched.Time) {
+					t.ev = t.s.After(t.timing.BusFreeDelay, t.name+" bus free", func(sched.Time) {
+						t.ev = nil
+						t.disconnect()
+					})
+				}})
+		}})
+}
+
+func (t *Target) start(x *transfer) {
+	if t.state != stConnected {
+		return // stale call after a bus reset: the device's event outlived it
+	}
+	if t.x != nil || t.ev != nil {
+		panic(fmt.Sprintf("scsi: target %q: %v byte requested while another step is pending", t.name, x.phase))
+	}
+	if x.phase > MsgIn || x.phase == Reserved4 || x.phase == Reserved5 {
+		panic(fmt.Sprintf("scsi: target %q: transfer in phase %v", t.name, x.phase))
+	}
+	t.x = x
+	t.xs = xStart
+	now := t.s.Now()
+	at := now + x.delay
+	if g := t.lastAckOff + x.gap; g > at {
+		at = g
+	}
+	t.ev = t.s.At(at, t.name+" "+x.phase.String(), t.stepPhase)
+}
+
+// stepPhase drives the phase lines and, for a byte to the initiator, the
+// data; REQ follows after the settle or setup delay.
+func (t *Target) stepPhase(now sched.Time) {
+	t.ev = nil
+	x := t.x
+	reqAt := now
+	want := x.phase.Lines()
+	if t.port.Lines()&PhaseMask != want {
+		t.port.Drive(want, PhaseMask)
+		reqAt = now + t.timing.PhaseSettle
+	}
+	if x.in {
+		t.port.DriveData(x.b, true)
+		if s := now + t.timing.DataSetup; s > reqAt {
+			reqAt = s
+		}
+	} else {
+		t.port.DriveData(0, false)
+	}
+	t.xs = xReq
+	t.ev = t.s.At(reqAt, t.name+" REQ", func(now sched.Time) {
+		t.ev = nil
+		t.xs = xWaitAck
+		t.port.Drive(REQ, REQ)
+		t.poll(now)
+	})
+}
+
+func (t *Target) onChange(now sched.Time) {
+	lines := t.bus.Lines()
+	if lines&RST != 0 {
+		if !t.inReset {
+			t.inReset = true
+			t.reset()
+		}
+		return
+	}
+	t.inReset = false
+	t.poll(now)
+}
+
+// poll advances the engine on the current line levels.
+func (t *Target) poll(now sched.Time) {
+	lines := t.bus.Lines()
+	switch t.state {
+	case stIdle:
+		if t.selectedBy(lines) {
+			t.state = stSelecting
+			t.ev = t.s.After(t.timing.SelectResponse, t.name+" select response", t.respond)
+		}
+	case stSelected:
+		if lines&SEL == 0 {
+			t.state = stConnected
+			t.ev = t.s.After(t.timing.SelectToPhase, t.name+" after selection", t.afterSelection)
+		}
+	case stConnected:
+		switch t.xs {
+		case xWaitAck:
+			if lines&ACK != 0 {
+				if !t.x.in {
+					t.x.b = t.bus.Data()
+				}
+				t.xs = xReqOff
+				t.ev = t.s.After(t.timing.ReqOffAfterAck, t.name+" REQ off", func(now sched.Time) {
+					t.ev = nil
+					t.xs = xWaitOff
+					t.port.Drive(0, REQ)
+					if t.x.in {
+						t.port.DriveData(0, false)
+					}
+					t.poll(now)
+				})
+			}
+		case xWaitOff:
+			if lines&ACK == 0 {
+				t.finish(now)
+			}
+		}
+	}
+}
+
+func (t *Target) selectedBy(lines Line) bool {
+	if lines&(SEL|BSY) != SEL {
+		return false
+	}
+	d := t.bus.Data()
+	return d&(1<<t.id) != 0 && bits.OnesCount8(d) <= 2
+}
+
+func (t *Target) respond(now sched.Time) {
+	t.ev = nil
+	if !t.selectedBy(t.bus.Lines()) {
+		t.state = stIdle // the initiator gave up
+		return
+	}
+	t.Stats.Selections++
+	t.state = stSelected
+	t.identified, t.lun, t.cdb, t.msgBytes = false, 0, nil, 0
+	t.lastAckOff = 0
+	t.port.Drive(BSY, BSY)
+	t.poll(now)
+}
+
+func (t *Target) afterSelection(now sched.Time) {
+	t.ev = nil
+	if t.bus.Lines()&ATN != 0 {
+		t.receiveSlow(MsgOut, t.messageOut)
+		return
+	}
+	t.commandByte()
+}
+
+// maxMessageBytes bounds MESSAGE OUT so an initiator stuck on ATN cannot
+// keep the target there forever [A].
+const maxMessageBytes = 16
+
+func (t *Target) messageOut(now sched.Time, b byte) {
+	t.msgBytes++
+	if b&MsgIdentify != 0 && !t.identified {
+		t.identified, t.lun = true, int(b&7)
+	}
+	if t.bus.Lines()&ATN != 0 && t.msgBytes < maxMessageBytes {
+		t.receiveSlow(MsgOut, t.messageOut)
+		return
+	}
+	t.commandByte()
+}
+
+func (t *Target) commandByte() {
+	t.receiveSlow(Command, func(now sched.Time, b byte) {
+		t.cdb = append(t.cdb, b)
+		if len(t.cdb) < CDBLen(t.cdb[0]) {
+			t.commandByte()
+			return
+		}
+		cdb := t.cdb
+		t.Stats.Commands++
+		t.ev = t.s.After(t.timing.CommandDecode, t.name+" command", func(sched.Time) {
+			t.ev = nil
+			t.dev.Command(t, cdb)
+		})
+	})
+}
+
+func (t *Target) finish(now sched.Time) {
+	x := t.x
+	t.x, t.xs = nil, xNone
+	t.lastAckOff = now
+	if x.in {
+		t.Stats.BytesIn++
+		if x.doneIn != nil {
+			x.doneIn(now)
+		}
+	} else {
+		t.Stats.BytesOut++
+		if x.doneOut != nil {
+			x.doneOut(now, x.b)
+		}
+	}
+}
+
+func (t *Target) disconnect() {
+	t.state = stIdle
+	t.x, t.xs = nil, xNone
+	t.port.Release()
+	// A new selection may already be waiting on the bus.
+	if !t.inReset {
+		t.poll(t.s.Now())
+	}
+}
+
+func (t *Target) reset() {
+	t.Stats.Resets++
+	t.s.Cancel(t.ev)
+	t.ev = nil
+	t.x, t.xs = nil, xNone
+	t.state = stIdle
+	t.identified, t.cdb = false, nil
+	t.port.Release()
+	t.dev.Reset()
+}

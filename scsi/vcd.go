@@ -1,0 +1,99 @@
+package scsi
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+
+	"lbplus/emu/sched"
+)
+
+// VCD writes bus changes as a Value Change Dump: one 1-bit wire per control
+// line (BSY ... RST, DBP) and per data bit (DB0-DB7). Only 1-bit wires are
+// used so that older sigrok VCD readers (libsigrok 0.5) accept the file.
+// The timescale is 1 ns; times are rounded down to it.
+type VCD struct {
+	w     *bufio.Writer
+	scale sched.Time
+	lastT int64
+	lines Line
+	data  uint8
+	err   error
+}
+
+const vcdDataBits = 8
+
+// vcdID returns the identifier of signal i: control lines first, then DB0-7.
+func vcdID(i int) string { return string(rune('!' + i)) }
+
+// NewVCD writes the VCD header to w and returns the writer; pass its Change
+// to Bus.Observe and call Flush at the end.
+func NewVCD(w io.Writer) *VCD {
+	v := &VCD{w: bufio.NewWriter(w), scale: sched.Nanosecond}
+	v.printf("$version lbplus scsi bus $end\n$timescale 1 ns $end\n$scope module scsi $end\n")
+	for i, n := range lineNames {
+		v.printf("$var wire 1 %s %s $end\n", vcdID(i), n)
+	}
+	for b := 0; b < vcdDataBits; b++ {
+		v.printf("$var wire 1 %s DB%d $end\n", vcdID(len(lineNames)+b), b)
+	}
+	v.printf("$upscope $end\n$enddefinitions $end\n#0\n$dumpvars\n")
+	for i := 0; i < len(lineNames)+vcdDataBits; i++ {
+		v.printf("0%s\n", vcdID(i))
+	}
+	v.printf("$end\n")
+	return v
+}
+
+func (v *VCD) printf(format string, a ...any) {
+	if v.err == nil {
+		_, v.err = fmt.Fprintf(v.w, format, a...)
+	}
+}
+
+// Change is the Observer.
+func (v *VCD) Change(now sched.Time, lines Line, data uint8) {
+	t := int64(now / v.scale)
+	if t > v.lastT {
+		v.printf("#%d\n", t)
+		v.lastT = t
+	}
+	for i := range lineNames {
+		bit := Line(1) << i
+		if (lines^v.lines)&bit != 0 {
+			v.printf("%d%s\n", boolBit(lines&bit != 0), vcdID(i))
+		}
+	}
+	for b := 0; b < vcdDataBits; b++ {
+		if (data^v.data)&(1<<b) != 0 {
+			v.printf("%d%s\n", boolBit(data&(1<<b) != 0), vcdID(len(lineNames)+b))
+		}
+	}
+	v.lines, v.data = lines, data
+}
+
+// End writes a final timestamp (so viewers show the last state for a while)
+// and flushes. It returns the first error met while writing.
+func (v *VCD) End(now sched.Time) error {
+	if t := int64(now / v.scale); t > v.lastT {
+		v.printf("#%d\n", t)
+		v.lastT = t
+	}
+	return v.Flush()
+}
+
+// Flush writes buffered output and returns the first error met.
+func (v *VCD) Flush() error {
+	if v.err != nil {
+		return v.err
+	}
+	v.err = v.w.Flush()
+	return v.err
+}
+
+func boolBit(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
