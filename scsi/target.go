@@ -317,7 +317,7 @@ func (t *Target) respond(now sched.Time) {
 	t.Stats.Selections++
 	t.state = stSelected
 	t.identified, t.lun, t.cdb, t.msgBytes = false, 0, nil, 0
-	t.lastAckOff = 0
+	t.lastAckOff = noAck
 	t.port.Drive(BSY, BSY)
 	t.poll(now)
 }
@@ -330,6 +330,10 @@ func (t *Target) afterSelection(now sched.Time) {
 	}
 	t.commandByte()
 }
+
+// noAck marks "no byte yet in this connection" so the first REQ is not held
+// back by a previous connection's handshake.
+const noAck = -sched.MaxTime
 
 // maxMessageBytes bounds MESSAGE OUT so an initiator stuck on ATN cannot
 // keep the target there forever [A].
