@@ -88,6 +88,7 @@ func init() {
 	for op := 0; op < 256; op++ {
 		if in, ok := xy(uint8(op)); ok {
 			XY[op] = in
+			XYIndexed[op] = true
 		} else {
 			XY[op] = prefixed(Base[op])
 		}

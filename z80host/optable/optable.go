@@ -84,6 +84,10 @@ var (
 	ED   [256]Info
 	XY   [256]Info
 	XYCB [256]Info
+	// XYIndexed is true for the opcodes a DD/FD prefix changes (HL becomes
+	// IX/IY, H/L become IXH/IXL, (HL) becomes (IX+d)). In front of any other
+	// opcode the prefix is a 4 T no-op and the opcode runs unchanged.
+	XYIndexed [256]bool
 	// Prefix is the 4 T "instruction" a DD/FD prefix makes when another
 	// prefix follows it.
 	Prefix Info

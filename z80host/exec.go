@@ -1,0 +1,502 @@
+package z80host
+
+import "lbplus/z80host/optable"
+
+var noPages [256]*[256]byte
+
+// Run executes whole instructions while T() < limit (SetLimit may lower the
+// limit meanwhile). It returns true if the Hook stopped it.
+func (c *CPU) Run(limit uint64) (stopped bool) {
+	c.limit = limit
+	for c.t < c.limit {
+		if c.Hook != nil && c.Hook.BeforeInstruction(c.k.PC, c.t) {
+			return true
+		}
+		if c.halted && !c.nmi && !(c.intLine && c.k.IFF1) {
+			// Idle M1 cycles until the limit: nothing on the bus changes.
+			n := (c.limit - c.t + 3) / 4
+			c.t += 4 * n
+			r := c.k.IR.Lo
+			c.k.IR.Lo = r&0x80 | (r+uint8(n))&0x7f
+			continue
+		}
+		c.Step()
+	}
+	return false
+}
+
+// Step executes one instruction, one interrupt acknowledge or (while halted)
+// one 4 T idle M1 cycle, and returns the T-states it took.
+func (c *CPU) Step() int {
+	t := c.t
+	switch {
+	case c.nmi:
+		c.eiBlock = false
+		c.interrupt(true)
+	case c.intLine && c.k.IFF1 && !c.eiBlock:
+		c.interrupt(false)
+	case c.halted:
+		c.eiBlock = false
+		c.fetch(c.k.PC, c.t)
+		c.t += 4
+		r := c.k.IR.Lo
+		c.k.IR.Lo = r&0x80 | (r+1)&0x7f
+	default:
+		c.eiBlock = false
+		c.exec()
+	}
+	return int(c.t - t)
+}
+
+func (c *CPU) fetch(a uint16, t uint64) uint8 {
+	if p := c.rpage[a>>8]; p != nil {
+		return p[a&0xff]
+	}
+	return c.bus.Fetch(a, t)
+}
+
+func (c *CPU) read(a uint16, t uint64) uint8 {
+	if p := c.rpage[a>>8]; p != nil {
+		return p[a&0xff]
+	}
+	return c.bus.Read(a, t)
+}
+
+func (c *CPU) write(a uint16, v uint8, t uint64) {
+	if p := c.wpage[a>>8]; p != nil {
+		p[a&0xff] = v
+		return
+	}
+	c.bus.Write(a, v, t)
+}
+
+// next returns the start of the next machine cycle of the current
+// instruction and advances to the one after.
+func (c *CPU) next() uint64 {
+	i := c.idx
+	c.idx++
+	if i < len(c.cyc) {
+		return c.t0 + c.waits + uint64(c.cyc[i].Start)
+	}
+	c.Mismatches++
+	return c.t0 + c.waits
+}
+
+// Get serves koron's memory reads: the prefetched opcode bytes from the
+// buffer, later reads from the bus at their cycle's time.
+func (m *mem) Get(a uint16) uint8 {
+	c := m.c
+	i := c.idx
+	if i < c.npre {
+		c.idx++
+		return c.buf[i]
+	}
+	if i < len(c.cyc) && c.cyc[i].Kind != optable.Read {
+		c.Mismatches++
+	}
+	v := c.read(a, c.next())
+	if i < len(c.buf) {
+		c.buf[i] = v
+	}
+	return v
+}
+
+// Set serves koron's memory writes. koron stores 16-bit values low byte
+// first; the Z80 pushes high byte first, so the first write of a HiFirst
+// pair is held and issued after the second, each at its own cycle's time.
+func (m *mem) Set(a uint16, v uint8) {
+	c := m.c
+	i := c.idx
+	c.lastW = v
+	if i >= len(c.cyc) {
+		c.write(a, v, c.next())
+		return
+	}
+	cy := &c.cyc[i]
+	if cy.Kind != optable.Write {
+		c.Mismatches++
+	}
+	if cy.HiFirst {
+		c.idx++
+		c.heldA, c.heldV, c.holding = a, v, true
+		return
+	}
+	t := c.next()
+	if c.holding {
+		c.holding = false
+		c.write(a, v, c.t0+c.waits+uint64(c.cyc[i-1].Start))
+		c.write(c.heldA, c.heldV, t)
+		return
+	}
+	c.write(a, v, t)
+}
+
+// exec runs one instruction at PC.
+func (c *CPU) exec() {
+	k := &c.k
+	pc := k.PC
+	t0 := c.t
+	r := k.IR.Lo
+	b0 := c.fetch(pc, t0)
+	var (
+		info *optable.Info
+		npre = 1
+		post uint8
+		xy   uint16
+	)
+	for {
+		c.buf[0] = b0
+		switch b0 {
+		case 0xcb:
+			b1 := c.fetch(pc+1, t0+4)
+			c.buf[1] = b1
+			info, npre, post = &optable.CB[b1], 2, cbPost[b1]
+		case 0xed:
+			b1 := c.fetch(pc+1, t0+4)
+			if b1 == 0x4d && c.ack != nil {
+				c.ack.RETI(t0 + 4)
+			}
+			c.buf[1] = edSub[b1]
+			info, npre, post = &optable.ED[b1], 2, edPost[b1]
+		case 0xdd, 0xfd:
+			b1 := c.fetch(pc+1, t0+4)
+			xy = k.IX
+			if b0 == 0xfd {
+				xy = k.IY
+			}
+			if b1 == 0xcb {
+				d := c.read(pc+2, t0+8)
+				op := c.read(pc+3, t0+11)
+				c.buf[1], c.buf[2], c.buf[3] = 0xcb, d, op&^7|6
+				c.buf[4] = op
+				info, npre, post = &optable.XYCB[op], 4, pXYCB
+			} else if optable.XYIndexed[b1] {
+				c.buf[1] = b1
+				info, npre, post = &optable.XY[b1], 2, xyPost[b1]
+			} else {
+				// The prefix alone: a 4 T no-op; the next byte is an opcode.
+				pc++
+				t0 += 4
+				r = r&0x80 | (r+1)&0x7f
+				b0 = b1
+				continue
+			}
+		default:
+			info, post = &optable.Base[b0], basePost[b0]
+		}
+		break
+	}
+	c.t0, c.waits, c.cyc, c.npre = t0, 0, info.Cycles, npre
+	if post >= oFirst {
+		c.idx = npre
+		c.own(post, info, pc, r)
+		return
+	}
+	op := c.buf[npre-1]
+	taken := true
+	if info.Cond == optable.Flag {
+		taken = c.cond(op)
+	}
+	hl := k.HL.U16()
+	c.idx = 0
+	k.PC = pc
+	k.IR.Lo = r
+	k.Step()
+	T := info.T
+	switch info.Cond {
+	case optable.Flag:
+		if !taken {
+			T = info.TAlt
+		}
+	case optable.DJNZ:
+		if k.BC.Hi == 0 {
+			T = info.TAlt
+			taken = false
+		}
+	case optable.Repeat:
+		if k.PC != pc {
+			T = info.TAlt
+			taken = false
+		}
+	}
+	c.t = t0 + uint64(T) + c.waits
+	if post != pLDRA {
+		k.IR.Lo = r&0x80 | (r+uint8(info.M1))&0x7f
+	}
+	if post != pNone {
+		c.post(post, taken, npre, pc, hl, xy)
+	}
+}
+
+// cond evaluates the condition of JR cc, JP cc, CALL cc, RET cc.
+func (c *CPU) cond(op uint8) bool {
+	f := c.k.AF.Lo
+	var cc uint8
+	if op < 0x40 {
+		cc = (op >> 3) & 3 // JR NZ/Z/NC/C
+	} else {
+		cc = (op >> 3) & 7
+	}
+	var bit uint8
+	switch cc >> 1 {
+	case 0:
+		bit = f & 0x40
+	case 1:
+		bit = f & 0x01
+	case 2:
+		bit = f & 0x04
+	default:
+		bit = f & 0x80
+	}
+	return (bit != 0) == (cc&1 != 0)
+}
+
+// Post-processing after koron (p*) and instructions z80host executes itself
+// (o*, all >= oFirst).
+const (
+	pNone  = iota
+	pLDRA  // LD R,A: keep koron's R
+	pMemRR // LD A,(BC)/(DE): MEMPTR = rr+1
+	pStRR  // LD (BC)/(DE),A: MEMPTR = A:(rr+1)
+	pAdd16 // ADD/ADC/SBC HL|IX|IY,rr: MEMPTR = old value + 1
+	pJump  // taken jumps, calls and returns: MEMPTR = new PC
+	pNN    // JP/CALL (cc,)nn: MEMPTR = nn taken or not
+	pNN1   // 16-bit loads from/to (nn), LD A,(nn): MEMPTR = nn+1
+	pStNNA // LD (nn),A: MEMPTR = A:(nn+1)
+	pEXSP  // EX (SP),HL|IX|IY: MEMPTR = new value
+	pRxD   // RLD, RRD: MEMPTR = HL+1
+	pLDxR  // LDIR/LDDR: MEMPTR = PC+1 while repeating
+	pCPI   // CPI/CPIR
+	pCPD   // CPD/CPDR
+	pIXd   // any (IX+d)/(IY+d) access: MEMPTR = IX+d
+	pBITHL // BIT b,(HL): flags 3/5 from MEMPTR
+	pXYCB  // DDCB/FDCB
+	pRETI  // RETI: IFF1 = IFF2, MEMPTR = new PC
+	oFirst // own implementations from here
+	oHALT  //
+	oEI    //
+	oNOP   // undefined ED opcodes
+	oINn   // IN A,(n)
+	oOUTn  // OUT (n),A
+	oINC   // IN r,(C)
+	oOUTC  // OUT (C),r
+	oINI   // INI IND INIR INDR
+	oOUTI  // OUTI OUTD OTIR OTDR
+)
+
+var (
+	basePost, cbPost, edPost, xyPost [256]uint8
+	// edSub maps undocumented ED duplicates onto the documented opcode
+	// koron implements.
+	edSub [256]uint8
+)
+
+func init() {
+	for i := 0; i < 256; i++ {
+		op := uint8(i)
+		edSub[i] = op
+		x, y, z := op>>6, (op>>3)&7, op&7
+		// Base table.
+		switch {
+		case op == 0x0a || op == 0x1a:
+			basePost[i] = pMemRR
+		case op == 0x02 || op == 0x12:
+			basePost[i] = pStRR
+		case x == 0 && z == 1 && y&1 == 1:
+			basePost[i] = pAdd16
+		case op == 0x10 || op == 0x18 || (op >= 0x20 && op <= 0x38 && z == 0):
+			basePost[i] = pJump
+		case op == 0x22 || op == 0x2a || op == 0x3a:
+			basePost[i] = pNN1
+		case op == 0x32:
+			basePost[i] = pStNNA
+		case x == 3 && (z == 0 || op == 0xc9 || z == 7):
+			basePost[i] = pJump
+		case x == 3 && (z == 2 || z == 4 || op == 0xc3 || op == 0xcd):
+			basePost[i] = pNN
+		case op == 0xe3:
+			basePost[i] = pEXSP
+		case op == 0x76:
+			basePost[i] = oHALT
+		case op == 0xfb:
+			basePost[i] = oEI
+		case op == 0xdb:
+			basePost[i] = oINn
+		case op == 0xd3:
+			basePost[i] = oOUTn
+		}
+		// CB table.
+		if x == 1 && z == 6 {
+			cbPost[i] = pBITHL
+		}
+		// ED table.
+		switch {
+		case x == 1 && z == 0:
+			edPost[i] = oINC
+		case x == 1 && z == 1:
+			edPost[i] = oOUTC
+		case x == 1 && z == 2:
+			edPost[i] = pAdd16
+		case x == 1 && z == 3:
+			edPost[i] = pNN1
+		case x == 1 && z == 4:
+			edSub[i] = 0x44 // NEG
+		case op == 0x4d:
+			edPost[i] = pRETI
+		case x == 1 && z == 5:
+			edSub[i] = 0x45 // RETN
+			edPost[i] = pJump
+		case x == 1 && z == 6:
+			edSub[i] = [4]uint8{0x46, 0x46, 0x56, 0x5e}[y&3] // IM 0, 0/1 (as 0), 1, 2
+		case op == 0x4f:
+			edPost[i] = pLDRA
+		case op == 0x67 || op == 0x6f:
+			edPost[i] = pRxD
+		case x == 1 && z == 7 && y >= 6: // ED 77, ED 7F
+			edPost[i] = oNOP
+		case x == 1 && z == 7:
+		case x == 2 && y >= 4 && z == 0:
+			edPost[i] = pLDxR
+		case x == 2 && y >= 4 && z == 1 && y&1 == 0:
+			edPost[i] = pCPI
+		case x == 2 && y >= 4 && z == 1:
+			edPost[i] = pCPD
+		case x == 2 && y >= 4 && z == 2:
+			edPost[i] = oINI
+		case x == 2 && y >= 4 && z == 3:
+			edPost[i] = oOUTI
+		default:
+			edPost[i] = oNOP
+		}
+		// DD/FD table (only opcodes the prefix changes are looked up).
+		switch {
+		case op == 0x09 || op == 0x19 || op == 0x29 || op == 0x39:
+			xyPost[i] = pAdd16
+		case op == 0x22 || op == 0x2a:
+			xyPost[i] = pNN1
+		case op == 0xe3:
+			xyPost[i] = pEXSP
+		case op == 0x34 || op == 0x35 || op == 0x36:
+			xyPost[i] = pIXd
+		case (x == 1 && (z == 6 || y == 6) && op != 0x76) || (x == 2 && z == 6):
+			xyPost[i] = pIXd
+		}
+	}
+}
+
+// post applies MEMPTR and the fixes koron needs after it ran an instruction.
+func (c *CPU) post(p uint8, taken bool, npre int, pc, hl, xy uint16) {
+	k := &c.k
+	switch p {
+	case pMemRR:
+		if c.buf[npre-1] == 0x0a {
+			c.memptr = k.BC.U16() + 1
+		} else {
+			c.memptr = k.DE.U16() + 1
+		}
+	case pStRR:
+		rr := k.BC.U16()
+		if c.buf[npre-1] == 0x12 {
+			rr = k.DE.U16()
+		}
+		c.memptr = uint16(k.AF.Hi)<<8 | (rr+1)&0xff
+	case pAdd16:
+		if npre == 2 && c.buf[0] != 0xed {
+			c.memptr = xy + 1
+		} else {
+			c.memptr = hl + 1
+		}
+	case pJump:
+		if taken {
+			c.memptr = k.PC
+		}
+	case pNN:
+		c.memptr = uint16(c.buf[npre]) | uint16(c.buf[npre+1])<<8
+	case pNN1:
+		c.memptr = uint16(c.buf[npre]) | uint16(c.buf[npre+1])<<8 + 1
+	case pStNNA:
+		nn := uint16(c.buf[npre]) | uint16(c.buf[npre+1])<<8
+		c.memptr = uint16(k.AF.Hi)<<8 | (nn+1)&0xff
+	case pEXSP:
+		switch c.buf[0] {
+		case 0xdd:
+			c.memptr = k.IX
+		case 0xfd:
+			c.memptr = k.IY
+		default:
+			c.memptr = k.HL.U16()
+		}
+	case pRxD:
+		c.memptr = k.HL.U16() + 1
+	case pLDxR:
+		if taken && c.buf[1]&0x10 != 0 {
+			c.memptr = pc + 1
+		}
+	case pCPI, pCPD:
+		if taken && c.buf[1]&0x10 != 0 {
+			c.memptr = pc + 1
+		} else if p == pCPI {
+			c.memptr++
+		} else {
+			c.memptr--
+		}
+	case pIXd:
+		c.memptr = xy + uint16(int8(c.buf[2]))
+	case pBITHL:
+		k.AF.Lo = k.AF.Lo&^0x28 | uint8(c.memptr>>8)&0x28
+	case pXYCB:
+		a := xy + uint16(int8(c.buf[2]))
+		c.memptr = a
+		op := c.buf[4]
+		switch {
+		case op>>6 == 1:
+			k.AF.Lo = k.AF.Lo&^0x28 | uint8(a>>8)&0x28
+		case op&7 != 6:
+			c.setReg(op&7, c.lastW)
+		}
+	case pRETI:
+		k.IFF1 = k.IFF2
+		c.memptr = k.PC
+	}
+}
+
+func (c *CPU) setReg(r uint8, v uint8) {
+	k := &c.k
+	switch r {
+	case 0:
+		k.BC.Hi = v
+	case 1:
+		k.BC.Lo = v
+	case 2:
+		k.DE.Hi = v
+	case 3:
+		k.DE.Lo = v
+	case 4:
+		k.HL.Hi = v
+	case 5:
+		k.HL.Lo = v
+	case 7:
+		k.AF.Hi = v
+	}
+}
+
+func (c *CPU) reg(r uint8) uint8 {
+	k := &c.k
+	switch r {
+	case 0:
+		return k.BC.Hi
+	case 1:
+		return k.BC.Lo
+	case 2:
+		return k.DE.Hi
+	case 3:
+		return k.DE.Lo
+	case 4:
+		return k.HL.Hi
+	case 5:
+		return k.HL.Lo
+	case 7:
+		return k.AF.Hi
+	}
+	return 0
+}
