@@ -239,6 +239,9 @@ func (f *File) Path() string { return f.path }
 // BlockSize is the size of one block in bytes.
 func (f *File) BlockSize() int { return f.blockSize }
 
+// ReadOnly reports whether the image was opened read-only.
+func (f *File) ReadOnly() bool { return f.readOnly }
+
 // Blocks is the number of blocks.
 func (f *File) Blocks() int64 { return f.blocks }
 

@@ -1,0 +1,425 @@
+package acb4000
+
+import (
+	"fmt"
+
+	"lbplus/emu/sched"
+	"lbplus/scsi"
+)
+
+// Opcodes the ACB-4000 executes [F ACB5500, MAME-acb4070, REFERENCE.md 5].
+const (
+	OpTestUnitReady = 0x00
+	OpRezeroUnit    = 0x01
+	OpRequestSense  = 0x03
+	OpFormatUnit    = 0x04
+	OpRead          = 0x08
+	OpWrite         = 0x0A
+	OpSeek          = 0x0B
+	OpWriteBuffer   = 0x13 // vendor: 1 KB host -> controller buffer
+	OpReadBuffer    = 0x14 // vendor: 1 KB controller buffer -> host
+	OpModeSelect    = 0x15
+	OpModeSense     = 0x1A
+)
+
+// Sizes of the controller.
+const (
+	halfSize   = 512          // one half of the buffer: a sector [F ACB-OEM 1 KB]
+	bufferSize = 2 * halfSize // the dual-ported buffer [F ACB-OEM]
+	modeLength = 0x18         // MODE SELECT/SENSE parameter list [F ZOT, MAME-acb4070]
+	maxLUNs    = 2            // two ST-506 drives [F ACB-OEM]
+	senseLen   = 4            // non-extended sense bytes [F ACB4525]
+)
+
+// SectorEvent reports one sector passing the formatter, for experiments and
+// traces: which logical block, when the formatter was armed, when its ID
+// passed under the head, and when its data field ended.
+type SectorEvent struct {
+	LUN          int
+	LBA          int
+	Write        bool
+	Slot         int        // physical slot on the track
+	ArmedAt      sched.Time // formatter armed (buffer half ready, head on track)
+	IDAt         sched.Time // start of the sector's slot (ID sync)
+	DataEnd      sched.Time // last ECC byte
+	BufferReady  sched.Time // the half became free (read) or full (write)
+	HeadReady    sched.Time // head on track and settled
+	Revolutions  float64    // (IDAt - ArmedAt) / revolution: >0 means waiting for the slot
+	MissedByHalf bool       // the slot passed while no buffer half was ready
+}
+
+// Controller is an ACB-4000 with up to two drives. It implements
+// scsi.Device.
+type Controller struct {
+	p      Params
+	drives [maxLUNs]*drive
+
+	t     *scsi.Target
+	s     *sched.Scheduler
+	sense sense
+	buf   [bufferSize]byte
+	x     *xfer // the data transfer in progress, nil when none
+
+	pending map[*sched.Event]struct{}
+
+	// Trace, if set, receives every sector the formatter reads or writes.
+	Trace func(SectorEvent)
+	// Stats counts what the controller did.
+	Stats Stats
+}
+
+// Stats counts controller activity for tests and reports.
+type Stats struct {
+	Commands       uint64
+	SectorsRead    uint64
+	SectorsWritten uint64
+	Seeks          uint64
+	Checks         uint64 // CHECK CONDITION statuses
+}
+
+// drive is one ST-506 drive: its medium, head position and mode.
+type drive struct {
+	disk    *Disk
+	geom    Geometry
+	layout  []int // logical sector -> physical slot, from the format's interleave
+	spin    spindle
+	seek    seekCurve
+	cyl     int
+	head    int
+	readyAt sched.Time // head on track and settled
+	mode    [modeLength]byte
+}
+
+// New returns a controller with disk d0 on LUN 0 and, if not nil, d1 on
+// LUN 1. A LUN without a disk answers NOT READY.
+func New(p Params, d0, d1 *Disk) *Controller {
+	c := &Controller{p: p, pending: map[*sched.Event]struct{}{}}
+	for i, d := range []*Disk{d0, d1} {
+		if d == nil {
+			continue
+		}
+		c.drives[i] = newDrive(p, d)
+	}
+	return c
+}
+
+func newDrive(p Params, d *Disk) *drive {
+	g := d.meta.Geom()
+	dr := &drive{disk: d, geom: g, spin: newSpindle(p, g.Sectors), seek: newSeekCurve(p)}
+	dr.setLayout()
+	dr.mode = defaultMode(g)
+	return dr
+}
+
+func (d *drive) setLayout() {
+	il := d.disk.meta.Interleave
+	if il < 1 {
+		il = 1
+	}
+	d.layout = Interleave(d.geom.Sectors, il)
+}
+
+// Params returns the controller's parameters.
+func (c *Controller) Params() Params { return c.p }
+
+// Timing returns the scsi.Timing the controller's target engine should use.
+func (c *Controller) Timing() scsi.Timing {
+	t := scsi.DefaultTiming()
+	t.ReqAfterAck = c.p.ReqAfterAck
+	return t
+}
+
+// Revolution returns one platter revolution.
+func (c *Controller) Revolution() sched.Time { return newSpindle(c.p, ST125.Sectors).revolution() }
+
+// after schedules fn d from now and remembers the event so Reset can cancel
+// it.
+func (c *Controller) after(d sched.Time, name string, fn func(now sched.Time)) {
+	var e *sched.Event
+	e = c.s.After(d, "acb4000 "+name, func(now sched.Time) {
+		delete(c.pending, e)
+		fn(now)
+	})
+	c.pending[e] = struct{}{}
+}
+
+// Reset implements scsi.Device: bus RST aborts the command. Sectors already
+// written stay written; the heads stay where they are.
+func (c *Controller) Reset() {
+	for e := range c.pending {
+		c.s.Cancel(e)
+	}
+	clear(c.pending)
+	c.x = nil
+	c.t = nil
+	c.sense = sense{}
+}
+
+// Command implements scsi.Device.
+func (c *Controller) Command(t *scsi.Target, cdb []byte) {
+	c.t, c.s = t, t.Sched()
+	c.Stats.Commands++
+	cdb = append([]byte(nil), cdb...)
+	lun := t.LUN(cdb)
+	c.after(c.p.CommandOverhead, "decode", func(now sched.Time) { c.execute(now, lun, cdb) })
+}
+
+func (c *Controller) execute(now sched.Time, lun int, cdb []byte) {
+	op := cdb[0]
+	if op == OpRequestSense {
+		c.requestSense(cdb)
+		return
+	}
+	c.sense = sense{}
+	if lun >= maxLUNs {
+		c.check(sense{code: SenseInvalidLUN, lun: lun})
+		return
+	}
+	switch op {
+	case OpTestUnitReady, OpRezeroUnit, OpFormatUnit, OpRead, OpWrite, OpSeek, OpModeSelect, OpModeSense:
+	case OpWriteBuffer:
+		c.receiveBuffer(now)
+		return
+	case OpReadBuffer:
+		c.sendBytes(c.buf[:], c.good)
+		return
+	default:
+		c.check(sense{code: SenseInvalidCommand, lun: lun})
+		return
+	}
+	d := c.drives[lun]
+	if d == nil {
+		c.check(sense{code: SenseNotReady, lun: lun})
+		return
+	}
+	lba := int(cdb[1]&0x1f)<<16 | int(cdb[2])<<8 | int(cdb[3])
+	count := int(cdb[4])
+	switch op {
+	case OpTestUnitReady:
+		c.good()
+	case OpRezeroUnit:
+		c.seekTo(now, d, 0, c.good)
+	case OpSeek:
+		if lba >= d.geom.Blocks() {
+			c.check(sense{code: SenseIllegalBlock, valid: true, lun: lun, lba: lba})
+			return
+		}
+		cyl, _, _ := d.geom.CHS(lba)
+		c.seekTo(now, d, cyl, c.good)
+	case OpRead, OpWrite:
+		if count == 0 {
+			count = 256
+		}
+		if lba+count > d.geom.Blocks() {
+			bad := max(lba, d.geom.Blocks())
+			c.check(sense{code: SenseIllegalBlock, valid: true, lun: lun, lba: bad})
+			return
+		}
+		if op == OpWrite && d.disk.f.ReadOnly() {
+			c.check(sense{code: SenseWriteProtected, lun: lun})
+			return
+		}
+		c.startTransfer(now, lun, d, op == OpWrite, lba, count)
+	case OpFormatUnit:
+		c.formatUnit(now, lun, d, cdb)
+	case OpModeSelect:
+		c.modeSelect(lun, d, int(cdb[4]))
+	case OpModeSense:
+		n := min(int(cdb[4]), modeLength)
+		c.sendBytes(d.mode[:n], c.good)
+	}
+}
+
+func (c *Controller) good() { c.finish(scsi.StatusGood) }
+
+// check records s and ends the command with CHECK CONDITION.
+func (c *Controller) check(s sense) {
+	c.sense = s
+	c.Stats.Checks++
+	c.finish(scsi.StatusCheckCondition)
+}
+
+// finish ends the command after the firmware's wrap-up.
+func (c *Controller) finish(status byte) {
+	c.after(c.p.StatusOverhead, "status", func(sched.Time) {
+		c.x = nil
+		if c.t != nil {
+			c.t.Complete(status)
+		}
+	})
+}
+
+// requestSense returns the 4-byte sense for any LUN (an initiator must be
+// able to learn why its command on a bad LUN failed) and clears it.
+// Allocation length 0 means 4 bytes [F SCSI-1 non-extended sense].
+func (c *Controller) requestSense(cdb []byte) {
+	n := int(cdb[4])
+	if n == 0 || n > senseLen {
+		n = senseLen
+	}
+	b := c.sense.bytes()
+	c.sense = sense{}
+	c.sendBytes(b[:n], c.good)
+}
+
+// sendBytes sends data in DATA IN one byte at a time, then calls next.
+func (c *Controller) sendBytes(data []byte, next func()) {
+	data = append([]byte(nil), data...)
+	var step func(i int)
+	step = func(i int) {
+		if i == len(data) {
+			next()
+			return
+		}
+		c.t.SendByte(data[i], func(sched.Time) { step(i + 1) })
+	}
+	step(0)
+}
+
+// receiveBytes takes n bytes in DATA OUT, then calls next with them.
+func (c *Controller) receiveBytes(n int, next func(data []byte)) {
+	data := make([]byte, 0, n)
+	var step func()
+	step = func() {
+		if len(data) == n {
+			next(data)
+			return
+		}
+		c.t.ReceiveByte(func(_ sched.Time, b byte) {
+			data = append(data, b)
+			step()
+		})
+	}
+	step()
+}
+
+func (c *Controller) receiveBuffer(now sched.Time) {
+	c.receiveBytes(bufferSize, func(data []byte) {
+		copy(c.buf[:], data)
+		c.good()
+	})
+}
+
+// moveTo starts positioning d's heads over (cyl, head) at from and
+// returns when they are ready. A cylinder change seeks along the curve; a
+// head change on the same cylinder costs HeadSwitch.
+func (c *Controller) moveTo(d *drive, cyl, head int, from sched.Time) sched.Time {
+	start := max(from, d.readyAt)
+	switch {
+	case cyl != d.cyl:
+		c.Stats.Seeks++
+		d.readyAt = start + d.seek.time(cyl-d.cyl)
+	case head != d.head:
+		d.readyAt = start + c.p.HeadSwitch
+	}
+	d.cyl, d.head = cyl, head
+	return d.readyAt
+}
+
+func (c *Controller) seekTo(now sched.Time, d *drive, cyl int, next func()) {
+	ready := c.moveTo(d, cyl, d.head, now)
+	c.after(max(ready-now, 0), "seek complete", func(sched.Time) { next() })
+}
+
+// defaultMode is what MODE SENSE returns before any MODE SELECT: the
+// attached drive's geometry, buffered step [A].
+func defaultMode(g Geometry) [modeLength]byte {
+	var m [modeLength]byte
+	m[3] = 8 // block descriptor length
+	blocks := g.Blocks()
+	m[5], m[6], m[7] = byte(blocks>>16), byte(blocks>>8), byte(blocks)
+	m[9], m[10], m[11] = byte(g.SectorSize>>16), byte(g.SectorSize>>8), byte(g.SectorSize)
+	m[12] = 1 // format code: soft-sectored [F ACB5500 p.95]
+	m[13], m[14] = byte(g.Cylinders>>8), byte(g.Cylinders)
+	m[15] = byte(g.Heads)
+	m[16], m[17] = byte(g.Cylinders>>8), byte(g.Cylinders) // reduced write current: none
+	m[18], m[19] = byte(g.Cylinders>>8), byte(g.Cylinders) // precompensation: none
+	m[20] = 0                                              // landing zone
+	m[21] = 2                                              // step code: 12 us buffered
+	m[22] = 0
+	m[23] = byte(g.Sectors)
+	return m
+}
+
+// modeSelect takes the drive parameter list. The physical drive is fixed
+// by the image; parameters are checked against it, stored for MODE SENSE,
+// and the step code chooses buffered or unbuffered seeks [A].
+func (c *Controller) modeSelect(lun int, d *drive, n int) {
+	if n == 0 {
+		c.good()
+		return
+	}
+	c.receiveBytes(n, func(data []byte) {
+		if err := d.applyMode(data); err != nil {
+			c.check(sense{code: SenseBadArgument, lun: lun})
+			return
+		}
+		c.good()
+	})
+}
+
+func (d *drive) applyMode(data []byte) error {
+	if len(data) >= 12 && data[3] >= 8 {
+		bl := int(data[9])<<16 | int(data[10])<<8 | int(data[11])
+		if bl != d.geom.SectorSize {
+			return fmt.Errorf("block length %d", bl)
+		}
+	}
+	if len(data) >= modeLength {
+		cyl := int(data[13])<<8 | int(data[14])
+		heads := int(data[15])
+		spt := int(data[23])
+		switch {
+		case data[12] != 1 && data[12] != 2:
+			return fmt.Errorf("format code %d", data[12])
+		case cyl < 1 || cyl > d.geom.Cylinders || heads < 1 || heads > d.geom.Heads:
+			return fmt.Errorf("drive %d x %d exceeds the attached drive", cyl, heads)
+		case spt != 0 && spt != d.geom.Sectors:
+			return fmt.Errorf("%d sectors per track", spt)
+		case data[21] > 2:
+			return fmt.Errorf("step code %d", data[21])
+		}
+		d.seek.stepped = data[21] == 0
+	}
+	copy(d.mode[:], data)
+	return nil
+}
+
+// formatUnit lays the track out at the CDB's interleave: byte 4, 0 means
+// 1; byte 3 must be 0 and the interleave below the sectors per track, else
+// bad argument [F ACB5500 p.72]. The fill byte is 6Ch, or byte 2 when byte
+// 1 bit 1 is set. A defect list (byte 1 bit 4) is not supported [A].
+func (c *Controller) formatUnit(now sched.Time, lun int, d *drive, cdb []byte) {
+	il := int(cdb[4])
+	if il == 0 {
+		il = 1
+	}
+	if cdb[3] != 0 || il > d.geom.Sectors-1 || cdb[1]&0x10 != 0 {
+		c.check(sense{code: SenseBadArgument, lun: lun})
+		return
+	}
+	if d.disk.f.ReadOnly() {
+		c.check(sense{code: SenseWriteProtected, lun: lun})
+		return
+	}
+	fill := byte(FormatFill)
+	if cdb[1]&0x02 != 0 {
+		fill = cdb[2]
+	}
+	// Each track: wait for the index, write it, switch head; a step
+	// between cylinders. Timed, not ticked.
+	start := c.moveTo(d, 0, 0, now)
+	tracks := d.geom.Cylinders * d.geom.Heads
+	rev := d.spin.revolution()
+	done := start + sched.Time(tracks*c.p.FormatTrackRevolutions)*rev +
+		sched.Time(d.geom.Cylinders-1)*d.seek.time(1)
+	d.cyl, d.head, d.readyAt = d.geom.Cylinders-1, d.geom.Heads-1, done
+	c.after(done-now, "format done", func(sched.Time) {
+		if err := d.disk.format(il, fill); err != nil {
+			c.check(sense{code: SenseWriteFault, lun: lun})
+			return
+		}
+		d.setLayout()
+		c.good()
+	})
+}

@@ -1,0 +1,123 @@
+package acb4000
+
+import "lbplus/emu/sched"
+
+// Params holds every timing parameter of the controller and drive model.
+// Units are in the field types (sched.Time is picoseconds); each comment
+// gives the source tag: [F] datasheet (REFERENCE.md key), [D] derived,
+// [A] assumption, [FIT] left for the lead's fit against the story (the only
+// ones that are; their defaults are plausible values, not fits).
+type Params struct {
+	// --- Spindle and medium (ST-125) ---
+
+	// RPM of the spindle: 3600 [F REDHILL, REFERENCE.md 6] -> one
+	// revolution 16.667 ms.
+	RPM int
+	// ByteTime on the platter: 5 Mbit/s MFM data rate -> 1.6 us a byte
+	// [F REDHILL, D].
+	ByteTime sched.Time
+	// IndexPhase: how long before time 0 the index passed, i.e. the
+	// spindle angle at power-on [A]. 0 puts the index at t = 0; the
+	// experiments vary it to sample the rotational latency.
+	IndexPhase sched.Time
+
+	// --- Sector slot layout, in platter bytes from the slot start ---
+	// A slot is 1/17 revolution (612.7 raw bytes). It opens with the ID
+	// field's sync, which the formatter must be armed before, then the ID
+	// (address mark, cylinder, head, sector, 32-bit ECC), gap 2, the data
+	// sync and mark, 512 data bytes and the 32-bit data ECC, then gap 3.
+
+	// IDEndByte: end of the ID field (12 sync + 2 AM + 4 ID + 4 ECC) [A,
+	// ACB-OEM 32-bit ECC on ID fields].
+	IDEndByte int
+	// DataStartByte: first data byte. 75 bytes = 0.12 ms into the slot
+	// [A, REFERENCE.md 9].
+	DataStartByte int
+	// ECCBytes after the data: 4 (32-bit ECC) [F ACB-OEM].
+	ECCBytes int
+
+	// --- Head positioning (ST-125) ---
+
+	// TrackToTrack: a one-cylinder seek including settle, 8 ms [A,
+	// REFERENCE.md 6].
+	TrackToTrack sched.Time
+	// AverageSeek: a seek over a third of the cylinders, 40 ms [F seed
+	// "20 MB 40 ms"; taking the quoted access time as the 1/3-stroke seek
+	// is A]. With TrackToTrack it fixes the curve t(d) = a + b*sqrt(d) [D].
+	AverageSeek sched.Time
+	// AverageSeekCylinders: the distance AverageSeek is quoted for, a third
+	// of the ST-125's 615 cylinders [D; the one-third convention is A].
+	AverageSeekCylinders int
+	// UnbufferedStep: step period when MODE SELECT chose step code 00
+	// (unbuffered 3 ms steps) [F ACB5500 p.95]; the drive then settles for
+	// the curve's constant term.
+	UnbufferedStep sched.Time
+	// HeadSwitch: selecting another head on the same cylinder (electronic
+	// switch plus read-channel recovery) [A] 50 us.
+	HeadSwitch sched.Time
+
+	// --- Controller (ACB-4000) ---
+
+	// CommandOverhead: CDB received -> first action (seek start, arming
+	// the formatter, requesting data). Firmware decode and set-up on the
+	// controller's 8085. [FIT] default 1 ms [A].
+	CommandOverhead sched.Time
+	// StatusOverhead: last data byte taken (or written) -> the engine
+	// starts STATUS. Firmware wrap-up. [FIT] default 0.5 ms [A].
+	StatusOverhead sched.Time
+	// ArmLatency: a buffer half (read) or a full half (write) becomes
+	// available while the formatter is idle -> the formatter is armed and
+	// can take the next ID it sees. The firmware polls the buffer and
+	// programs the formatter; an ID that starts earlier is missed and the
+	// sector waits a revolution. Also applies after the command's set-up.
+	// [FIT] default 0.3 ms [A, REFERENCE.md 9 "arming margin"].
+	ArmLatency sched.Time
+	// ChainLatency: the formatter finishes a sector -> armed for the next
+	// one, when the firmware set it up during the finished sector. Must fit
+	// the gap between the data ECC and the next ID (about 35 us) or 1:1
+	// interleave could never work with a fast host, which the manual says
+	// it does [A, ACB-OEM "no interleave needed"]. 20 us.
+	ChainLatency sched.Time
+	// ECCCheck: last ECC byte read -> sector released to the SCSI side
+	// (store and forward: a sector goes to the host only complete and
+	// checked) [A] 30 us.
+	ECCCheck sched.Time
+	// NoIDRevolutions: revolutions the formatter searches for an ID before
+	// giving up with "no ID address mark" (unformatted medium) [A] 2.
+	NoIDRevolutions int
+	// FormatTrackRevolutions: revolutions spent per track by FORMAT UNIT
+	// (wait for index, write the track, verify-free) [A] 2.
+	FormatTrackRevolutions int
+
+	// --- SCSI side ---
+
+	// ReqAfterAck is the scsi.Timing field for DATA bytes: with a fast
+	// host the ACB moves 1.5 MB/s = 667 ns a byte [F ACB-OEM]; the
+	// engine's REQ/ACK edges take the rest of the 667 ns [D].
+	ReqAfterAck sched.Time
+}
+
+// DefaultParams returns the documented defaults.
+func DefaultParams() Params {
+	return Params{
+		RPM:                    3600,
+		ByteTime:               1600 * sched.Nanosecond,
+		IndexPhase:             0,
+		IDEndByte:              22,
+		DataStartByte:          75,
+		ECCBytes:               4,
+		TrackToTrack:           8 * sched.Millisecond,
+		AverageSeek:            40 * sched.Millisecond,
+		AverageSeekCylinders:   205,
+		UnbufferedStep:         3 * sched.Millisecond,
+		HeadSwitch:             50 * sched.Microsecond,
+		CommandOverhead:        1 * sched.Millisecond,
+		StatusOverhead:         500 * sched.Microsecond,
+		ArmLatency:             300 * sched.Microsecond,
+		ChainLatency:           20 * sched.Microsecond,
+		ECCCheck:               30 * sched.Microsecond,
+		NoIDRevolutions:        2,
+		FormatTrackRevolutions: 2,
+		ReqAfterAck:            500 * sched.Nanosecond,
+	}
+}
