@@ -1,0 +1,80 @@
+package asm
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"time"
+)
+
+// UnionFS layers file systems: Open returns the file from the first one that
+// has it. A ROM package can thus INCLUDE a shared library embedded in another
+// Go package.
+func UnionFS(fss ...fs.FS) fs.FS { return unionFS(fss) }
+
+type unionFS []fs.FS
+
+func (u unionFS) Open(name string) (fs.File, error) {
+	var first error
+	for _, f := range u {
+		h, err := f.Open(name)
+		if err == nil {
+			return h, nil
+		}
+		if first == nil || !errors.Is(err, fs.ErrNotExist) {
+			first = err
+		}
+	}
+	if first == nil {
+		first = fs.ErrNotExist
+	}
+	return nil, &fs.PathError{Op: "open", Path: name, Err: unwrapPath(first)}
+}
+
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// memFS is a flat in-memory file system for AssembleString.
+type memFS map[string][]byte
+
+func (m memFS) Open(name string) (fs.File, error) {
+	data, ok := m[name]
+	if !ok {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+	return &memFile{name: name, data: data}, nil
+}
+
+type memFile struct {
+	name string
+	data []byte
+	off  int
+}
+
+func (f *memFile) Stat() (fs.FileInfo, error) { return memInfo{f.name, int64(len(f.data))}, nil }
+func (f *memFile) Close() error               { return nil }
+func (f *memFile) Read(p []byte) (int, error) {
+	if f.off >= len(f.data) {
+		return 0, io.EOF
+	}
+	n := copy(p, f.data[f.off:])
+	f.off += n
+	return n, nil
+}
+
+type memInfo struct {
+	name string
+	size int64
+}
+
+func (i memInfo) Name() string       { return i.name }
+func (i memInfo) Size() int64        { return i.size }
+func (i memInfo) Mode() fs.FileMode  { return 0o444 }
+func (i memInfo) ModTime() time.Time { return time.Time{} }
+func (i memInfo) IsDir() bool        { return false }
+func (i memInfo) Sys() any           { return nil }

@@ -1,0 +1,95 @@
+package asm
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// WriteHex writes the image as Intel HEX: data records of up to 16 bytes
+// covering only the bytes the source emitted, then an end-of-file record
+// carrying the END address when there is one.
+func (r *Result) WriteHex(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	n := len(r.Bytes)
+	for i := 0; i < n; {
+		if r.Written != nil && !r.Written[i] {
+			i++
+			continue
+		}
+		j := i
+		for j < n && j-i < 16 && (r.Written == nil || r.Written[j]) {
+			j++
+		}
+		writeHexRecord(bw, uint16(int(r.Org)+i), 0, r.Bytes[i:j])
+		i = j
+	}
+	if r.Entry >= 0 {
+		writeHexRecord(bw, uint16(r.Entry), 1, nil)
+	} else {
+		writeHexRecord(bw, 0, 1, nil)
+	}
+	return bw.Flush()
+}
+
+func writeHexRecord(w *bufio.Writer, addr uint16, typ byte, data []byte) {
+	sum := byte(len(data)) + byte(addr>>8) + byte(addr) + typ
+	fmt.Fprintf(w, ":%02X%04X%02X", len(data), addr, typ)
+	for _, b := range data {
+		fmt.Fprintf(w, "%02X", b)
+		sum += b
+	}
+	fmt.Fprintf(w, "%02X\n", byte(-sum))
+}
+
+// WriteListing writes the listing: address, up to four bytes, T-states and
+// the source line; longer data continues on following lines.
+func (r *Result) WriteListing(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	for _, l := range r.Listing {
+		addr := "    "
+		if l.HasAddr {
+			addr = fmt.Sprintf("%04X", l.Addr)
+		}
+		b := l.Bytes
+		first := b
+		if len(first) > 4 {
+			first = first[:4]
+		}
+		fmt.Fprintf(bw, "%5d %s  %-12s%-6s%s\n", l.Line, addr, hexBytes(first), l.TStates, l.Text)
+		for off := 4; off < len(b); off += 4 {
+			end := min(off+4, len(b))
+			fmt.Fprintf(bw, "      %04X  %s\n", int(l.Addr)+off&0xFFFF, hexBytes(b[off:end]))
+		}
+	}
+	return bw.Flush()
+}
+
+func hexBytes(b []byte) string {
+	var s strings.Builder
+	for i, v := range b {
+		if i > 0 {
+			s.WriteByte(' ')
+		}
+		fmt.Fprintf(&s, "%02X", v)
+	}
+	return s.String()
+}
+
+// WriteSymbols writes the symbol table in pasmo's format, one
+// "name<TAB><TAB>EQU 0XXXXH" line per symbol, sorted by name, so the file can
+// be INCLUDEd by another program.
+func (r *Result) WriteSymbols(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	names := make([]string, 0, len(r.Symbols))
+	for k := range r.Symbols {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		fmt.Fprintf(bw, "%s\t\tEQU 0%04XH\n", k, r.Symbols[k]&0xFFFF)
+	}
+	return bw.Flush()
+}

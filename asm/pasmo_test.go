@@ -1,0 +1,59 @@
+package asm
+
+import (
+	"encoding/hex"
+	"fmt"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func needTool(t *testing.T, name string) {
+	t.Helper()
+	if _, err := exec.LookPath(name); err != nil {
+		t.Skipf("%s not installed (Debian package %s; `make debs` installs it)", name, name)
+	}
+}
+
+// firstDiff reports the listing line holding the first differing byte.
+func firstDiff(r *Result, want []byte) string {
+	got := r.Bytes
+	for i := 0; i < len(got) && i < len(want); i++ {
+		if got[i] != want[i] {
+			addr := int(r.Org) + i
+			for _, l := range r.Listing {
+				if len(l.Bytes) > 0 && int(l.Addr) <= addr && addr < int(l.Addr)+len(l.Bytes) {
+					return fmt.Sprintf("at %04X line %d %q: lbplus % X, pasmo % X", addr, l.Line, l.Text, l.Bytes, want[i-(addr-int(l.Addr)):min(len(want), i-(addr-int(l.Addr))+len(l.Bytes))])
+				}
+			}
+			return fmt.Sprintf("at %04X", addr)
+		}
+	}
+	return fmt.Sprintf("length lbplus %d, pasmo %d", len(got), len(want))
+}
+
+func TestExhaustiveAgainstPasmo(t *testing.T) {
+	needTool(t, "pasmo")
+	src := "\torg 100h\n" + strings.Join(genInstructions(), "\n") + "\n"
+	r, err := AssembleString(src, Options{})
+	require.NoError(t, err)
+	want, err := runPasmo(t.TempDir(), src)
+	require.NoError(t, err)
+	if !assert.Equal(t, want, r.Bytes, "bytes differ from pasmo") {
+		t.Log(firstDiff(r, want))
+	}
+	t.Logf("%d instruction lines, %d bytes", strings.Count(src, "\n")-1, len(want))
+}
+
+func TestUndocumentedForms(t *testing.T) {
+	for _, tc := range undocTable {
+		t.Run(tc.src, func(t *testing.T) {
+			r, err := AssembleString("\t"+tc.src+"\n", Options{})
+			require.NoError(t, err)
+			assert.Equal(t, tc.hex, strings.ToUpper(hex.EncodeToString(r.Bytes)))
+		})
+	}
+}
