@@ -1,0 +1,221 @@
+// Package backup holds BACKUP, the Z80 program that replays the 1990
+// disk-to-tape experiment of seed 000 on the emulated board, and the Go side
+// of its interface: assembling it, encoding its parameter block and decoding
+// its result block.
+//
+// BACKUP copies a range of the hard disk (SCSI ID 0, the ACB-4000) to the
+// tape (SCSI ID 1, the MCD-403) in 8192-byte tape blocks. Each pass fills a
+// buffer from the disk, by direct READ(6) commands of a chosen size or by
+// 128-byte BIOS calls (roms/bios), with the byte-by-byte or the INIR-burst
+// handshake, then writes it with one WRITE(6) per tape block, byte by byte
+// or in OTIR bursts with a DRQ check before each burst. It times itself with
+// the CTC (64 us units, roms/scsilib) and reports bytes and microseconds on
+// the console. The program is plain Z80 code loaded at 0100h; the parameter
+// block at symbol "params" and the result block at "results" have the fixed
+// layouts encoded by Params and decoded by Results.
+//
+// # Known inaccuracies / assumptions
+//
+//   - Disk reads and tape writes alternate on one buffer, as a single-tasking
+//     CP/M program of 1990 would; nothing overlaps them [A].
+//   - The tape WRITE(6) carries the tape block number in the LBA field and a
+//     count of 1 block, the block-addressed command set assumed for the
+//     MCD-403 (REFERENCE.md 7) [A].
+//   - Before timing starts, both devices are polled with TEST UNIT READY
+//     (1 s apart) so cartridge load and retension are not counted [A].
+package backup
+
+import (
+	"embed"
+	"encoding/binary"
+	"fmt"
+	"io/fs"
+
+	"lbplus/asm"
+	"lbplus/roms/bios"
+	"lbplus/roms/scsilib"
+)
+
+//go:embed backup.asm
+var files embed.FS
+
+// FS holds backup.asm at its root.
+var FS fs.FS = files
+
+// Sources is every file the program needs, for asm.Assemble.
+func Sources() fs.FS { return asm.UnionFS(FS, scsilib.FS, bios.FS) }
+
+// Program is the assembled BACKUP with the addresses the harness needs.
+type Program struct {
+	Org     uint16 // load address (0100h)
+	Bytes   []byte // image from Org
+	Entry   uint16 // where to jump: Org
+	Params  uint16 // parameter block
+	Results uint16 // result block
+	Buffer  uint16 // transfer buffer, 32 KB
+	Stack   uint16 // end of program (top of its stack)
+}
+
+// Build assembles BACKUP with lbplus/asm.
+func Build() (*Program, error) {
+	r, err := asm.Assemble(Sources(), "backup.asm", asm.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("backup.asm: %w", err)
+	}
+	sym := func(n string) uint16 { return uint16(r.Symbols[n]) }
+	p := &Program{Org: r.Org, Bytes: r.Bytes, Entry: r.Org,
+		Params: sym("params"), Results: sym("results"), Buffer: sym("BUF"), Stack: sym("stack")}
+	if p.Stack > p.Buffer {
+		return nil, fmt.Errorf("backup.asm: program ends at %04Xh, inside its buffer at %04Xh", p.Stack, p.Buffer)
+	}
+	return p, nil
+}
+
+// Source selects how the disk is read.
+type Source uint8
+
+// Disk source paths.
+const (
+	SourceSCSI Source = 0 // direct READ(6) commands of ReadSectors blocks
+	SourceBIOS Source = 1 // 128-byte BIOS calls, 1-block READs, byte handshake
+)
+
+// Handshake selects how data bytes cross the 5380.
+type Handshake uint8
+
+// Data handshakes (roms/scsilib mode bit 1).
+const (
+	Byte  Handshake = 0 // one DRQ poll per byte: 60 T = 15 us
+	Burst Handshake = 2 // one DRQ poll per burst, INIR/OTIR: 21 T = 5.25 us
+)
+
+// NoTape as TapeID reads the disk only.
+const NoTape = 0xFF
+
+// Sizes of the blocks and of the buffer.
+const (
+	SectorSize   = 512
+	TapeBlock    = 8192
+	MaxBufSector = 64 // 32 KB buffer
+	ParamsSize   = 22
+	ResultsSize  = 20
+)
+
+// Params is BACKUP's parameter block.
+type Params struct {
+	Source      Source
+	DiskID      uint8
+	TapeID      uint8 // NoTape skips the tape
+	DiskMode    Handshake
+	DiskBurst   int // bytes per INIR burst, 1..256
+	TapeMode    Handshake
+	TapeBurst   int // bytes per OTIR burst, 1..256
+	ReadSectors int // 512-byte blocks per READ (SourceSCSI), 1..64
+	BufSectors  int // blocks per pass, multiple of ReadSectors (and of 16 with tape)
+	Timeout     int // SCSI timeout units of ~1.5 s, 1..255
+	StartLBA    uint32
+	StartTape   uint32
+	Passes      int // 1..65535
+	Console     bool
+	ReadyTries  int // TEST UNIT READY tries per device, 1..255
+}
+
+// Defaults returns the story's best row: bursts, 8K x1 reads, 16-byte tape bursts.
+func Defaults() Params {
+	return Params{Source: SourceSCSI, DiskID: 0, TapeID: 1, DiskMode: Burst, DiskBurst: 256,
+		TapeMode: Burst, TapeBurst: 16, ReadSectors: 16, BufSectors: 16, Timeout: 20,
+		Passes: 8, Console: true, ReadyTries: 30}
+}
+
+// Validate reports a parameter BACKUP cannot run with.
+func (p Params) Validate() error {
+	switch {
+	case p.Source > SourceBIOS:
+		return fmt.Errorf("backup: source %d is neither SCSI (0) nor BIOS (1)", p.Source)
+	case p.DiskMode != Byte && p.DiskMode != Burst, p.TapeMode != Byte && p.TapeMode != Burst:
+		return fmt.Errorf("backup: handshake must be byte or burst")
+	case p.DiskBurst < 1 || p.DiskBurst > 256, p.TapeBurst < 1 || p.TapeBurst > 256:
+		return fmt.Errorf("backup: burst sizes must be 1..256 bytes (disk %d, tape %d)", p.DiskBurst, p.TapeBurst)
+	case p.ReadSectors < 1 || p.ReadSectors > MaxBufSector:
+		return fmt.Errorf("backup: READ size %d blocks is outside 1..%d", p.ReadSectors, MaxBufSector)
+	case p.BufSectors < 1 || p.BufSectors > MaxBufSector || p.BufSectors%p.ReadSectors != 0:
+		return fmt.Errorf("backup: buffer of %d blocks is not a multiple of the READ size %d up to %d", p.BufSectors, p.ReadSectors, MaxBufSector)
+	case p.TapeID != NoTape && p.BufSectors%(TapeBlock/SectorSize) != 0:
+		return fmt.Errorf("backup: buffer of %d blocks is not whole 8 KB tape blocks", p.BufSectors)
+	case p.Timeout < 1 || p.Timeout > 255, p.ReadyTries < 1 || p.ReadyTries > 255:
+		return fmt.Errorf("backup: timeout and ready tries must be 1..255")
+	case p.Passes < 1 || p.Passes > 65535:
+		return fmt.Errorf("backup: passes %d outside 1..65535", p.Passes)
+	case p.StartLBA >= 1<<21 || p.StartTape >= 1<<21:
+		return fmt.Errorf("backup: start block beyond the 21-bit READ(6)/WRITE(6) address")
+	}
+	return nil
+}
+
+// Bytes is the amount of data the run copies.
+func (p Params) Bytes() int64 { return int64(p.Passes) * int64(p.BufSectors) * SectorSize }
+
+// Encode returns the parameter block as the program lays it out.
+func (p Params) Encode() []byte {
+	b := make([]byte, ParamsSize)
+	b[0] = byte(p.Source)
+	b[1] = p.DiskID
+	b[2] = p.TapeID
+	b[3] = byte(p.DiskMode)
+	b[4] = byte(p.DiskBurst) // 256 -> 0
+	b[5] = byte(p.TapeMode) | 1
+	b[6] = byte(p.TapeBurst)
+	b[7] = byte(p.ReadSectors)
+	b[8] = byte(p.BufSectors)
+	b[9] = byte(p.Timeout)
+	binary.LittleEndian.PutUint32(b[10:], p.StartLBA)
+	binary.LittleEndian.PutUint32(b[14:], p.StartTape)
+	binary.LittleEndian.PutUint16(b[18:], uint16(p.Passes))
+	if p.Console {
+		b[20] = 1
+	}
+	b[21] = byte(p.ReadyTries)
+	return b
+}
+
+// Program states in Results.State.
+const (
+	StateLoaded  = 0
+	StateRunning = 1
+	StateDone    = 2
+	StateFailed  = 3
+)
+
+// Results is BACKUP's result block.
+type Results struct {
+	State  uint8
+	Err    uint8 // scsilib SE_* code, or 80h: status not GOOD
+	Device uint8 // 1 disk, 2 tape
+	Stage  uint8 // 1 select, 2 command, 3 data, 4 status, 5 done
+	CSB    uint8 // 5380 current bus status at the failure
+	Status uint8
+	Bytes  uint32
+	Ticks  uint32 // CTC units of 64 us
+	Passes uint16
+	Sense  [4]byte
+}
+
+// TickUS is the CTC timer unit: 256 prescale x 250 ns.
+const TickUS = 64
+
+// DecodeResults reads the result block.
+func DecodeResults(b []byte) Results {
+	var r Results
+	r.State, r.Err, r.Device, r.Stage, r.CSB, r.Status = b[0], b[1], b[2], b[3], b[4], b[5]
+	r.Bytes = binary.LittleEndian.Uint32(b[6:])
+	r.Ticks = binary.LittleEndian.Uint32(b[10:])
+	r.Passes = binary.LittleEndian.Uint16(b[14:])
+	copy(r.Sense[:], b[16:20])
+	return r
+}
+
+// Seconds is the program's own elapsed time.
+func (r Results) Seconds() float64 { return float64(r.Ticks) * TickUS / 1e6 }
+
+// Hung reports a command that stopped handshaking (scsilib SE_HANG).
+func (r Results) Hung() bool { return r.State == StateFailed && r.Err == 4 }
