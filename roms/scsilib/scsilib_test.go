@@ -43,4 +43,3 @@ func TestAssembles(t *testing.T) {
 		assert.Equal(t, want, r.Bytes, "pasmo and lbplus/asm differ at org %x", org)
 	}
 }
-
