@@ -39,6 +39,7 @@ type Result struct {
 	Listing  []ListLine
 	Entry    int64 // END operand, -1 when absent
 	Warnings []string
+	defl     map[string]bool // DEFL/= symbols, left out of the symbol file as pasmo does
 	// Written marks, per byte of Bytes, whether the source emitted it (false
 	// for gaps between ORG blocks), for writers that skip gaps.
 	Written []bool
@@ -292,6 +293,12 @@ func (a *assembler) result() *Result {
 	for k, s := range a.syms {
 		if s.pass == a.pass && !strings.HasPrefix(k, localPrefix) {
 			r.Symbols[k] = s.val
+			if s.kind == symDefl {
+				if r.defl == nil {
+					r.defl = map[string]bool{}
+				}
+				r.defl[k] = true
+			}
 		}
 	}
 	r.Listing = a.listing

@@ -80,11 +80,15 @@ func hexBytes(b []byte) string {
 
 // WriteSymbols writes the symbol table in pasmo's format, one
 // "name<TAB><TAB>EQU 0XXXXH" line per symbol, sorted by name, so the file can
-// be INCLUDEd by another program.
+// be INCLUDEd by another program. DEFL symbols are left out (their value
+// changes during assembly), as pasmo does.
 func (r *Result) WriteSymbols(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	names := make([]string, 0, len(r.Symbols))
 	for k := range r.Symbols {
+		if r.defl[k] {
+			continue
+		}
 		names = append(names, k)
 	}
 	sort.Strings(names)

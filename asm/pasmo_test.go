@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"lbplus/z80host/optable"
 )
 
 func needTool(t *testing.T, name string) {
@@ -56,4 +58,41 @@ func TestUndocumentedForms(t *testing.T) {
 			assert.Equal(t, tc.hex, strings.ToUpper(hex.EncodeToString(r.Bytes)))
 		})
 	}
+}
+
+// TestLengthsAgreeWithOptable checks every generated instruction against the
+// CPU's opcode table: same length, and a T-state figure exists.
+func TestLengthsAgreeWithOptable(t *testing.T) {
+	lines := append(genInstructions(), func() []string {
+		var s []string
+		for _, u := range undocTable {
+			s = append(s, "\t"+u.src)
+		}
+		return s
+	}()...)
+	r, err := AssembleString("\torg 100h\n"+strings.Join(lines, "\n")+"\n", Options{})
+	require.NoError(t, err)
+	n := 0
+	for _, l := range r.Listing {
+		if len(l.Bytes) == 0 {
+			continue
+		}
+		n++
+		in := optable.Lookup(l.Bytes)
+		if assert.True(t, in.Valid, "line %q % X not in optable", l.Text, l.Bytes) {
+			assert.Equal(t, len(l.Bytes), in.Len, "length of %q", l.Text)
+			assert.NotEmpty(t, l.TStates, l.Text)
+		}
+	}
+	assert.Greater(t, n, 2000)
+}
+
+func TestListingTStates(t *testing.T) {
+	r, err := AssembleString("lp: ld a,5\n jr nz,lp\n ldir\n djnz lp\n ret z\n db 1\n", Options{})
+	require.NoError(t, err)
+	var got []string
+	for _, l := range r.Listing {
+		got = append(got, l.TStates)
+	}
+	assert.Equal(t, []string{"7", "12/7", "21/16", "13/8", "11/5", ""}, got)
 }

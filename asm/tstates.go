@@ -1,5 +1,21 @@
 package asm
 
-// tstates returns the listing T-state column for one encoded instruction.
-// Placeholder until z80host/optable exists.
-func tstates(code []byte) string { return "" }
+import (
+	"strconv"
+
+	"lbplus/z80host/optable"
+)
+
+// tstates returns the listing T-state column for one encoded instruction,
+// from the table z80host times the CPU with, so listing and emulation agree:
+// "7", or "12/7" (taken/not taken, repeating/last) for conditional forms.
+func tstates(code []byte) string {
+	in := optable.Lookup(code)
+	if !in.Valid {
+		return ""
+	}
+	if in.T == in.TAlt {
+		return strconv.Itoa(in.T)
+	}
+	return strconv.Itoa(in.T) + "/" + strconv.Itoa(in.TAlt)
+}
