@@ -101,9 +101,10 @@ func (m *mem) Get(a uint16) uint8 {
 	return v
 }
 
-// Set serves koron's memory writes. koron stores 16-bit values low byte
-// first; the Z80 pushes high byte first, so the first write of a HiFirst
-// pair is held and issued after the second, each at its own cycle's time.
+// Set serves koron's memory writes. The Z80 pushes the high byte first;
+// koron's order varies by instruction, so the first write of a HiFirst pair
+// is held until the second arrives and the two are issued in address order
+// (higher first), each at its own cycle's time.
 func (m *mem) Set(a uint16, v uint8) {
 	c := m.c
 	i := c.idx
@@ -123,9 +124,16 @@ func (m *mem) Set(a uint16, v uint8) {
 	}
 	t := c.next()
 	if c.holding {
+		// The higher address is written first, whichever order koron used.
 		c.holding = false
-		c.write(a, v, c.t0+c.waits+uint64(c.cyc[i-1].Start))
-		c.write(c.heldA, c.heldV, t)
+		t1 := c.t0 + c.waits + uint64(c.cyc[i-1].Start)
+		if a == c.heldA+1 {
+			c.write(a, v, t1)
+			c.write(c.heldA, c.heldV, t)
+		} else {
+			c.write(c.heldA, c.heldV, t1)
+			c.write(a, v, t)
+		}
 		return
 	}
 	c.write(a, v, t)
@@ -168,7 +176,7 @@ func (c *CPU) exec() {
 				d := c.read(pc+2, t0+8)
 				op := c.read(pc+3, t0+11)
 				c.buf[1], c.buf[2], c.buf[3] = 0xcb, d, op&^7|6
-				c.buf[4] = op
+				c.xyop = op
 				info, npre, post = &optable.XYCB[op], 4, pXYCB
 			} else if optable.XYIndexed[b1] {
 				c.buf[1] = b1
@@ -198,6 +206,7 @@ func (c *CPU) exec() {
 		taken = c.cond(op)
 	}
 	hl := k.HL.U16()
+	c.f0 = k.AF.Lo
 	c.idx = 0
 	k.PC = pc
 	k.IR.Lo = r
@@ -272,6 +281,7 @@ const (
 	pBITHL // BIT b,(HL): flags 3/5 from MEMPTR
 	pXYCB  // DDCB/FDCB
 	pRETI  // RETI: IFF1 = IFF2, MEMPTR = new PC
+	pSCF   // SCF/CCF: flags 3/5 from A OR the old F
 	oFirst // own implementations from here
 	oHALT  //
 	oEI    //
@@ -316,6 +326,8 @@ func init() {
 			basePost[i] = pNN
 		case op == 0xe3:
 			basePost[i] = pEXSP
+		case op == 0x37 || op == 0x3f:
+			basePost[i] = pSCF
 		case op == 0x76:
 			basePost[i] = oHALT
 		case op == 0xfb:
@@ -447,7 +459,7 @@ func (c *CPU) post(p uint8, taken bool, npre int, pc, hl, xy uint16) {
 	case pXYCB:
 		a := xy + uint16(int8(c.buf[2]))
 		c.memptr = a
-		op := c.buf[4]
+		op := c.xyop
 		switch {
 		case op>>6 == 1:
 			k.AF.Lo = k.AF.Lo&^0x28 | uint8(a>>8)&0x28
@@ -457,6 +469,11 @@ func (c *CPU) post(p uint8, taken bool, npre int, pc, hl, xy uint16) {
 	case pRETI:
 		k.IFF1 = k.IFF2
 		c.memptr = k.PC
+	case pSCF:
+		// koron takes 3/5 from A alone. On the NMOS Z80 they are
+		// A | (F ^ Q) where Q is F if the previous instruction changed the
+		// flags; FUSE and z80host use A | F (Q = 0) [A].
+		k.AF.Lo = k.AF.Lo&^0x28 | (k.AF.Hi|c.f0)&0x28
 	}
 }
 

@@ -130,6 +130,8 @@ type CPU struct {
 	heldV   uint8
 	holding bool
 	lastW   uint8
+	xyop    uint8 // the 4th byte of DDCB/FDCB before substitution
+	f0      uint8 // F before the instruction
 	// Mismatches counts koron accesses that did not fit the cycle table (a
 	// bug in z80host or optable; tests assert it stays 0).
 	Mismatches int
