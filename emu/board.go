@@ -1,0 +1,363 @@
+// Package emu is the Ampro Little Board/PLUS: memory map and ROM overlay, I/O
+// decode, the daisy chain, and the loop that runs the timed Z80 against the
+// scheduler.
+//
+// The board is thin: chips live in their own packages (z80host, devices/ctc,
+// devices/dart, ncr5380) and keep time with the board's one emu/sched
+// Scheduler. The CPU runs ahead of the scheduler up to the next pending event;
+// before every I/O access (and interrupt acknowledge) the board advances the
+// scheduler to the access time, so device state is always brought up to the
+// instant the CPU sees it. An event scheduled earlier than the CPU's run
+// limit (OnEarlier) pulls the limit in.
+//
+// Memory [F MAME-ampro, REFERENCE.md 1.2]: 64 KB of RAM. After reset the ROM
+// image (4, 8, 16 or 32 KB) overlays addresses 0 to its size-1 for reads
+// while port 00 bit 6 is 0; writes always reach the RAM beneath, as MAME does.
+// Writing port 00 with bit 6 = 1 maps RAM over the whole space.
+//
+// I/O map (A0-A7 decoded; MAME-ampro's address ranges) [F MAME-ampro, FUZIX
+// lb.h, REFERENCE.md 1.3]:
+//
+//	00        write: control latch (drive select 0-3, side, /DDEN, ROM, FDC clock)
+//	01 02 03  write: printer data, STROBE on, STROBE off
+//	20-27     NCR 5380 registers 0-7
+//	28        5380 pseudo-DMA (DACK): read IDR / write ODR
+//	29        read: ID port (J9 jumpers, bits 0-2 initiator SCSI ID)
+//	40-7F     CTC, channel = (port >> 4) & 3
+//	80-8F     DART, (port >> 2) & 3 = A data, A control, B data, B control
+//	C0-C3     write: WD1772 command, track, sector, data
+//	C4-C7     read:  WD1772 status, track, sector, data
+//	others    reads float high (FFh), writes are ignored
+//
+// Daisy chain [F MAME-ampro]: CTC (highest priority), then DART.
+//
+// Known inaccuracies / assumptions:
+//   - [A] A device sees an I/O access at T2 of the I/O cycle (IORQ active),
+//     i.e. IOAccessOffset T-states after the cycle starts.
+//   - [A] With Config.WaitOnDRQ (hypothesis B of REFERENCE.md 1.5), WAIT is
+//     sampled at the automatic wait state of a port 28 access and held until
+//     the 5380's DRQ is true; without it (hypothesis A, the default) port 28
+//     is never stretched. Memory refresh during a long WAIT is not modelled.
+//   - The ROM overlay covers exactly the image's size (MAME maps 4 KB); no
+//     mirror of a small ROM higher up.
+//   - The printer has no device behind it: its BUSY line (DART RIB) stays
+//     inactive. The WD1772 window is a stub (reads FFh) until floppies come.
+//   - The scheduler clock and the CPU's T-state counter start together at 0.
+package emu
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"lbplus/devices/ctc"
+	"lbplus/devices/dart"
+	"lbplus/emu/sched"
+	"lbplus/z80host"
+)
+
+// Timing of the board as the devices see it.
+const (
+	// IOAccessOffset is when, after the start of an I/O cycle, a device
+	// sees the access: T2, when IORQ and RD/WR go active [F Z80UM p.22].
+	IOAccessOffset = 1
+	// WaitSample is when WAIT is sampled in an I/O cycle: the automatic wait
+	// state TW, two T-states after the cycle starts [F Z80UM p.22].
+	WaitSample = 2
+	// DefaultMaxWait bounds a WAIT held by a device that never releases it
+	// (hypothesis B with a target that stopped); the board then stops with
+	// ErrHung. [A] 10 s of simulated time is far beyond any real stall.
+	DefaultMaxWait = 10 * sched.Second
+)
+
+// Valid ROM image sizes [F the board's 2732..27256 EPROM socket, REFERENCE.md 1.2].
+var romSizes = []int{4096, 8192, 16384, 32768}
+
+// ErrHung is returned by the run methods when the CPU is held in WAIT
+// longer than Config.MaxWait: the real machine would hang there.
+var ErrHung = errors.New("board hung: WAIT held by a device that never released it")
+
+// Config is what differs between boards: jumpers, ROM, options, the outside
+// world on the serial ports.
+type Config struct {
+	// ROM is the EPROM image: 4, 8, 16 or 32 KB.
+	ROM []byte
+	// ROMName names the image in error messages (a file name).
+	ROMName string
+	// SCSIID is the initiator's SCSI ID jumpered on J9 (0-7), read on port
+	// 29 bits 0-2. MAME's default is 7.
+	SCSIID int
+	// SpareJumpers is bits 3-7 of port 29 (J9 pin pairs, 1 = open).
+	SpareJumpers uint8
+	// WaitOnDRQ selects hypothesis B of REFERENCE.md 1.5: port 28 accesses
+	// hold WAIT until the 5380 raises DRQ. Default false (hypothesis A).
+	WaitOnDRQ bool
+	// MaxWait bounds one WAIT (0 = DefaultMaxWait).
+	MaxWait sched.Time
+	// ConsoleOut receives each character DART channel A transmits, when its
+	// stop bit ends. SerialBOut does the same for channel B. Either may be nil.
+	ConsoleOut func(now sched.Time, b byte)
+	SerialBOut func(now sched.Time, b byte)
+}
+
+// DefaultConfig is a board with rom, the initiator at SCSI ID 7 and the
+// spare jumpers open (port 29 reads FFh), hypothesis A.
+func DefaultConfig(rom []byte) Config {
+	return Config{ROM: rom, ROMName: "ROM image", SCSIID: 7, SpareJumpers: 0xF8}
+}
+
+// ReadROMFile reads a ROM image and checks its size.
+func ReadROMFile(path string) ([]byte, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("ROM image: %w", err)
+	}
+	if err := checkROM(path, b); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+func checkROM(name string, rom []byte) error {
+	for _, n := range romSizes {
+		if len(rom) == n {
+			return nil
+		}
+	}
+	return fmt.Errorf("%s: ROM image is %d bytes; the board takes 4, 8, 16 or 32 KB (4096, 8192, 16384 or 32768 bytes)", name, len(rom))
+}
+
+// Board is one Little Board/PLUS.
+type Board struct {
+	cfg  Config
+	s    *sched.Scheduler
+	cpu  *z80host.CPU
+	ctc  *ctc.CTC
+	dart *dart.DART
+	scsi SCSIChip
+	fdc  FDC
+
+	ram   [65536]byte
+	rom   []byte
+	romOn bool
+	rpage [256]*[256]byte
+	wpage [256]*[256]byte
+
+	latch        uint8 // port 00
+	printerData  uint8
+	printerStrob bool // STROBE active (port 02 written last)
+
+	limit   uint64 // current CPU run limit (T-states)
+	stop    bool
+	err     error
+	hash    uint64
+	ioCount uint64
+}
+
+// New builds a board and resets it. The ROM size is checked.
+func New(cfg Config) (*Board, error) {
+	name := cfg.ROMName
+	if name == "" {
+		name = "ROM image"
+	}
+	if err := checkROM(name, cfg.ROM); err != nil {
+		return nil, err
+	}
+	if cfg.SCSIID < 0 || cfg.SCSIID > 7 {
+		return nil, fmt.Errorf("SCSI ID %d: the J9 jumpers select 0-7", cfg.SCSIID)
+	}
+	if cfg.MaxWait == 0 {
+		cfg.MaxWait = DefaultMaxWait
+	}
+	b := &Board{cfg: cfg, s: sched.New(), rom: cfg.ROM, hash: fnvOffset}
+	b.scsi = noSCSI{}
+	b.fdc = noFDC{}
+	b.ctc = ctc.New(b.s)
+	b.ctc.SetTriggerClock(0, sched.CTCTrigPeriod) // CLK/TRG0, 1: 16 MHz / 8 [F MAME-ampro]
+	b.ctc.SetTriggerClock(1, sched.CTCTrigPeriod)
+	b.dart = dart.New(b.s)
+	b.dart.Channel(0).SetClock(b.ctc.Channel(0)) // ZC/TO0 -> TxCA, RxCA
+	b.dart.Channel(1).SetClock(b.ctc.Channel(1)) // ZC/TO1 -> RxTxCB
+	b.ctc.OnOutputChange = func(ch int) {
+		if ch < 2 {
+			b.dart.Channel(ch).ClockChanged()
+		}
+	}
+	b.ctc.OnINT = b.updateINT
+	b.dart.OnINT = b.updateINT
+	if cfg.ConsoleOut != nil {
+		b.dart.Channel(0).OnTx = cfg.ConsoleOut
+	}
+	if cfg.SerialBOut != nil {
+		b.dart.Channel(1).OnTx = cfg.SerialBOut
+	}
+	// [A] A terminal on channel A holds CTS and DCD active; nothing drives
+	// channel B's modem inputs (RIB is the idle printer's BUSY).
+	b.dart.Channel(0).SetCTS(true)
+	b.dart.Channel(0).SetDCD(true)
+	b.cpu = z80host.New(b)
+	b.cpu.SetInterruptAck(b)
+	b.s.OnEarlier = b.onEarlier
+	b.s.Trace = b.traceEvent
+	b.Reset()
+	return b, nil
+}
+
+// Reset is the reset button: CPU, CTC and DART reset, port 00 cleared (ROM
+// mapped in). RAM keeps its contents; time goes on.
+func (b *Board) Reset() {
+	t := b.cpu.T()
+	b.cpu.Reset()
+	b.cpu.SetT(t)
+	b.ctc.Reset()
+	b.dart.Reset()
+	b.writeLatch(0)
+	b.updateINT()
+}
+
+// Sched returns the board's scheduler (for devices attached to the board).
+func (b *Board) Sched() *sched.Scheduler { return b.s }
+
+// CPU returns the board's Z80 (for tests and the debugger).
+func (b *Board) CPU() *z80host.CPU { return b.cpu }
+
+// CTC and DART return the board's chips.
+func (b *Board) CTC() *ctc.CTC { return b.ctc }
+
+// DART returns the board's DART.
+func (b *Board) DART() *dart.DART { return b.dart }
+
+// Now returns the board's simulated time: the CPU's, which runs ahead of the
+// scheduler between I/O accesses.
+func (b *Board) Now() sched.Time { return sched.Time(b.cpu.T()) * sched.TState }
+
+// ConsoleInput sends bytes from the terminal to DART channel A. They reach
+// the receiver one character time apart at the rate the CTC and DART are
+// programmed for.
+func (b *Board) ConsoleInput(p []byte) {
+	b.s.Advance(b.Now())
+	b.dart.Channel(0).Feed(p)
+}
+
+// ConsoleQueued is how many bytes given to ConsoleInput are still on their
+// way (not yet received by the DART).
+func (b *Board) ConsoleQueued() int { return b.dart.Channel(0).Queued() }
+
+// LoadRAM copies p into RAM at addr (wrapping at 64 KB), beneath the ROM.
+func (b *Board) LoadRAM(addr uint16, p []byte) {
+	for i, v := range p {
+		b.ram[uint16(int(addr)+i)] = v
+	}
+}
+
+// RAM returns the RAM byte at addr (not the ROM overlay).
+func (b *Board) RAM(addr uint16) uint8 { return b.ram[addr] }
+
+// ROMMapped reports whether the ROM overlays low memory (port 00 bit 6 = 0).
+func (b *Board) ROMMapped() bool { return b.romOn }
+
+// Latch returns the last value written to port 00.
+func (b *Board) Latch() uint8 { return b.latch }
+
+// PrinterData returns the printer data latch (port 01).
+func (b *Board) PrinterData() uint8 { return b.printerData }
+
+// Memory pages for the CPU's fast path (z80host.Pages).
+func (b *Board) MemoryPages() (read, write *[256]*[256]byte) { return &b.rpage, &b.wpage }
+
+func (b *Board) mapMemory() {
+	for p := 0; p < 256; p++ {
+		ram := (*[256]byte)(b.ram[p*256 : p*256+256])
+		b.wpage[p] = ram
+		b.rpage[p] = ram
+		if b.romOn && p*256 < len(b.rom) {
+			b.rpage[p] = (*[256]byte)(b.rom[p*256 : p*256+256])
+		}
+	}
+}
+
+// Fetch, Read and Write are the memory cycles (z80host.Bus). The CPU uses
+// the pages directly; these serve the cases it does not.
+func (b *Board) Fetch(addr uint16, t uint64) uint8 { return b.rpage[addr>>8][addr&0xFF] }
+
+// Read is a memory read cycle.
+func (b *Board) Read(addr uint16, t uint64) uint8 { return b.rpage[addr>>8][addr&0xFF] }
+
+// Write is a memory write cycle: always to RAM, also beneath the ROM.
+func (b *Board) Write(addr uint16, v uint8, t uint64) { b.ram[addr] = v }
+
+func (b *Board) onEarlier(at sched.Time) {
+	lim := ceilT(at)
+	if lim < b.limit {
+		b.limit = lim
+		b.cpu.SetLimit(lim)
+	}
+}
+
+func ceilT(t sched.Time) uint64 {
+	if t <= 0 {
+		return 0
+	}
+	if t == sched.MaxTime {
+		return ^uint64(0)
+	}
+	return uint64((t + sched.TState - 1) / sched.TState)
+}
+
+// RunFor runs the board for d of simulated time.
+func (b *Board) RunFor(d sched.Time) error {
+	_, err := b.run(nil, b.Now()+d)
+	return err
+}
+
+// RunUntil runs until cond returns true or limit of simulated time has
+// passed, and reports whether cond became true. cond is checked after every
+// scheduler event (characters sent and received are events) and at least
+// every CondQuantum of simulated time.
+func (b *Board) RunUntil(cond func() bool, limit sched.Time) (bool, error) {
+	return b.run(cond, b.Now()+limit)
+}
+
+// CondQuantum is the longest stretch RunUntil runs without checking its
+// condition.
+const CondQuantum = sched.Millisecond
+
+// Stop makes the current run return after the instruction in progress (for
+// a debugger or a signal handler on the same goroutine).
+func (b *Board) Stop() {
+	b.stop = true
+	b.limit = b.cpu.T()
+	b.cpu.SetLimit(b.limit)
+}
+
+func (b *Board) run(cond func() bool, end sched.Time) (bool, error) {
+	b.stop = false
+	endT := ceilT(end)
+	for {
+		if b.err != nil {
+			return false, b.err
+		}
+		if cond != nil && cond() {
+			return true, nil
+		}
+		t := b.cpu.T()
+		if t >= endT || b.stop {
+			return false, nil
+		}
+		next := b.s.Next()
+		if next <= sched.Time(t)*sched.TState {
+			b.s.Advance(sched.Time(t) * sched.TState)
+			continue
+		}
+		lim := min(ceilT(next), endT)
+		if cond != nil {
+			lim = min(lim, t+uint64(CondQuantum/sched.TState))
+		}
+		b.limit = lim
+		stopped := b.cpu.Run(lim)
+		b.s.Advance(b.Now())
+		if stopped {
+			return false, nil // the debugger hook asked
+		}
+	}
+}

@@ -1,0 +1,284 @@
+package console
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"strings"
+	"sync"
+)
+
+// QuitKey ends `lbplus run` on the terminal console (Ctrl-], as in telnet);
+// every other byte, Ctrl-C included, goes to the board.
+const QuitKey = 0x1D
+
+// Port is a console the user types at: typed bytes arrive on Input, the
+// board's output is written with Write. Done is closed when the user asks
+// to quit (or the input ends).
+type Port interface {
+	Input() <-chan []byte
+	Write(p []byte) (int, error)
+	Done() <-chan struct{}
+	Close() error
+}
+
+// Open returns the console named by spec: "stdio" or "tcp:PORT" (or
+// "tcp:HOST:PORT").
+func Open(spec string) (Port, error) {
+	switch {
+	case spec == "" || spec == "stdio":
+		return OpenStdio()
+	case strings.HasPrefix(spec, "tcp:"):
+		addr := strings.TrimPrefix(spec, "tcp:")
+		if !strings.Contains(addr, ":") {
+			addr = ":" + addr
+		}
+		return ListenTCP(addr)
+	}
+	return nil, fmt.Errorf("console %q: want stdio or tcp:PORT", spec)
+}
+
+// Stdio is the user's terminal, in raw mode while the board runs.
+type Stdio struct {
+	in      chan []byte
+	done    chan struct{}
+	restore func()
+	once    sync.Once
+}
+
+// OpenStdio puts standard input in raw mode (if it is a terminal) and starts
+// reading it. Close restores the terminal.
+func OpenStdio() (*Stdio, error) {
+	restore, err := makeRaw(int(os.Stdin.Fd()))
+	if err != nil {
+		return nil, fmt.Errorf("console: terminal raw mode: %w", err)
+	}
+	s := &Stdio{in: make(chan []byte, 16), done: make(chan struct{}), restore: restore}
+	go s.read(os.Stdin)
+	return s, nil
+}
+
+func (s *Stdio) read(r io.Reader) {
+	buf := make([]byte, 256)
+	for {
+		n, err := r.Read(buf)
+		if n > 0 {
+			p := append([]byte(nil), buf[:n]...)
+			if i := indexByte(p, QuitKey); i >= 0 {
+				if i > 0 {
+					s.in <- p[:i]
+				}
+				s.quit()
+				return
+			}
+			s.in <- p
+		}
+		if err != nil {
+			s.quit()
+			return
+		}
+	}
+}
+
+func indexByte(p []byte, c byte) int {
+	for i, b := range p {
+		if b == c {
+			return i
+		}
+	}
+	return -1
+}
+
+func (s *Stdio) quit() { s.once.Do(func() { close(s.done) }) }
+
+// Input delivers typed bytes.
+func (s *Stdio) Input() <-chan []byte { return s.in }
+
+// Done is closed on the quit key or end of input.
+func (s *Stdio) Done() <-chan struct{} { return s.done }
+
+// Write sends the board's output to the terminal.
+func (s *Stdio) Write(p []byte) (int, error) { return os.Stdout.Write(p) }
+
+// Close restores the terminal mode. It is safe to call more than once.
+func (s *Stdio) Close() error {
+	if s.restore != nil {
+		s.restore()
+		s.restore = nil
+	}
+	return nil
+}
+
+// Telnet bytes [F RFC 854, RFC 857 (ECHO), RFC 858 (SGA)].
+const (
+	telIAC  = 255
+	telDONT = 254
+	telDO   = 253
+	telWONT = 252
+	telWILL = 251
+	telSB   = 250
+	telSE   = 240
+	telECHO = 1
+	telSGA  = 3
+)
+
+// TCP is a telnet-able console: one client at a time; a new connection
+// replaces the old one.
+type TCP struct {
+	ln   net.Listener
+	in   chan []byte
+	done chan struct{}
+	mu   sync.Mutex
+	conn net.Conn
+	once sync.Once
+}
+
+// ListenTCP listens on addr (":2323").
+func ListenTCP(addr string) (*TCP, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("console: %w", err)
+	}
+	t := &TCP{ln: ln, in: make(chan []byte, 16), done: make(chan struct{})}
+	go t.accept()
+	return t, nil
+}
+
+// Addr is the address the console listens on.
+func (t *TCP) Addr() net.Addr { return t.ln.Addr() }
+
+func (t *TCP) accept() {
+	for {
+		c, err := t.ln.Accept()
+		if err != nil {
+			if !errors.Is(err, net.ErrClosed) {
+				fmt.Fprintln(os.Stderr, "console:", err)
+			}
+			t.once.Do(func() { close(t.done) })
+			return
+		}
+		t.mu.Lock()
+		if t.conn != nil {
+			t.conn.Close()
+		}
+		t.conn = c
+		t.mu.Unlock()
+		// Character mode: the server echoes (the monitor does) and
+		// suppresses go-ahead.
+		c.Write([]byte{telIAC, telWILL, telECHO, telIAC, telWILL, telSGA, telIAC, telDO, telSGA})
+		go t.read(c)
+	}
+}
+
+func (t *TCP) read(c net.Conn) {
+	var f telnetFilter
+	buf := make([]byte, 256)
+	for {
+		n, err := c.Read(buf)
+		if n > 0 {
+			if p := f.filter(buf[:n]); len(p) > 0 {
+				t.in <- p
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// telnetFilter strips telnet commands from the client's bytes and turns
+// "CR NUL" back into CR.
+type telnetFilter struct {
+	state  int // 0 data, 1 after IAC, 2 option byte, 3 in SB, 4 IAC in SB
+	lastCR bool
+}
+
+func (f *telnetFilter) filter(p []byte) []byte {
+	out := make([]byte, 0, len(p))
+	for _, b := range p {
+		switch f.state {
+		case 0:
+			if b == telIAC {
+				f.state = 1
+				continue
+			}
+			if b == 0 && f.lastCR {
+				f.lastCR = false
+				continue
+			}
+			f.lastCR = b == '\r'
+			out = append(out, b)
+		case 1:
+			switch {
+			case b == telIAC:
+				out = append(out, b)
+				f.state = 0
+			case b >= telWILL && b <= telDONT:
+				f.state = 2
+			case b == telSB:
+				f.state = 3
+			default:
+				f.state = 0
+			}
+		case 2:
+			f.state = 0
+		case 3:
+			if b == telIAC {
+				f.state = 4
+			}
+		case 4:
+			if b == telSE {
+				f.state = 0
+			} else {
+				f.state = 3
+			}
+		}
+	}
+	return out
+}
+
+// Input delivers typed bytes.
+func (t *TCP) Input() <-chan []byte { return t.in }
+
+// Done is closed when the listener closes.
+func (t *TCP) Done() <-chan struct{} { return t.done }
+
+// Write sends the board's output to the connected client, if any (IAC
+// doubled). Output with nobody connected is dropped, like a terminal that is
+// switched off.
+func (t *TCP) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	c := t.conn
+	t.mu.Unlock()
+	if c == nil {
+		return len(p), nil
+	}
+	q := make([]byte, 0, len(p))
+	for _, b := range p {
+		q = append(q, b)
+		if b == telIAC {
+			q = append(q, telIAC)
+		}
+	}
+	if _, err := c.Write(q); err != nil {
+		t.mu.Lock()
+		if t.conn == c {
+			t.conn = nil
+		}
+		t.mu.Unlock()
+	}
+	return len(p), nil
+}
+
+// Close stops listening and drops the client.
+func (t *TCP) Close() error {
+	t.mu.Lock()
+	if t.conn != nil {
+		t.conn.Close()
+		t.conn = nil
+	}
+	t.mu.Unlock()
+	return t.ln.Close()
+}

@@ -1,0 +1,155 @@
+package emu
+
+import (
+	"lbplus/emu/sched"
+)
+
+// SCSIChip is the NCR 5380 as the board's I/O decode sees it: registers 0-7
+// at ports 20-27 and the pseudo-DMA (DACK) port 28.
+type SCSIChip interface {
+	Read(reg int) uint8
+	Write(reg int, v uint8)
+	DMARead() uint8
+	DMAWrite(v uint8)
+	DRQ() bool
+}
+
+// noSCSI stands in until a 5380 is attached: the data bus floats high.
+type noSCSI struct{}
+
+func (noSCSI) Read(int) uint8   { return 0xFF }
+func (noSCSI) Write(int, uint8) {}
+func (noSCSI) DMARead() uint8   { return 0xFF }
+func (noSCSI) DMAWrite(uint8)   {}
+func (noSCSI) DRQ() bool        { return false }
+
+// FDC is the WD1772 window: registers 0-3 (status/command, track, sector,
+// data).
+type FDC interface {
+	Read(reg int) uint8
+	Write(reg int, v uint8)
+}
+
+type noFDC struct{}
+
+func (noFDC) Read(int) uint8   { return 0xFF }
+func (noFDC) Write(int, uint8) {}
+
+// AttachSCSI plugs the 5380 into ports 20-28. Build it with b.Sched().
+func (b *Board) AttachSCSI(c SCSIChip) { b.scsi = c }
+
+// AttachFDC plugs a WD1772 into ports C0-C7.
+func (b *Board) AttachFDC(f FDC) { b.fdc = f }
+
+// Port 00 bits [F MAME-ampro, FUZIX lb.h].
+const (
+	LatchDriveMask = 0x0F // one-hot drive select
+	LatchSide1     = 0x10
+	LatchSingleDen = 0x20 // /DDEN: 1 = FM
+	LatchRAM       = 0x40 // 1 = RAM over the ROM
+	LatchFDC16MHz  = 0x80
+)
+
+func (b *Board) writeLatch(v uint8) {
+	b.latch = v
+	b.romOn = v&LatchRAM == 0
+	b.mapMemory()
+}
+
+func (b *Board) ioTime(t uint64) sched.Time {
+	return sched.Time(t+IOAccessOffset) * sched.TState
+}
+
+// In is an I/O read cycle (z80host.Bus).
+func (b *Board) In(port uint16, t uint64) (uint8, int) {
+	b.s.Advance(b.ioTime(t))
+	p := uint8(port)
+	v := uint8(0xFF)
+	waits := 0
+	switch {
+	case p >= 0x20 && p <= 0x27:
+		v = b.scsi.Read(int(p & 7))
+	case p == 0x28:
+		waits = b.waitDRQ(t)
+		v = b.scsi.DMARead()
+	case p == 0x29:
+		v = b.cfg.SpareJumpers&0xF8 | uint8(b.cfg.SCSIID)
+	case p >= 0x40 && p <= 0x7F:
+		v = b.ctc.Read(int(p>>4) & 3)
+	case p >= 0x80 && p <= 0x8F:
+		ch := b.dart.Channel(int(p>>3) & 1)
+		if p&4 != 0 {
+			v = ch.ReadControl()
+		} else {
+			v = ch.ReadData()
+		}
+	case p >= 0xC4 && p <= 0xC7:
+		v = b.fdc.Read(int(p & 3))
+	}
+	b.mix(uint64(t)<<24 | uint64(port)<<8 | uint64(v))
+	return v, waits
+}
+
+// Out is an I/O write cycle (z80host.Bus).
+func (b *Board) Out(port uint16, v uint8, t uint64) int {
+	b.s.Advance(b.ioTime(t))
+	p := uint8(port)
+	waits := 0
+	switch {
+	case p == 0x00:
+		b.writeLatch(v)
+	case p == 0x01:
+		b.printerData = v
+	case p == 0x02:
+		b.printerStrob = true
+	case p == 0x03:
+		b.printerStrob = false
+	case p >= 0x20 && p <= 0x27:
+		b.scsi.Write(int(p&7), v)
+	case p == 0x28:
+		waits = b.waitDRQ(t)
+		b.scsi.DMAWrite(v)
+	case p >= 0x40 && p <= 0x7F:
+		b.ctc.Write(int(p>>4)&3, v)
+	case p >= 0x80 && p <= 0x8F:
+		ch := b.dart.Channel(int(p>>3) & 1)
+		if p&4 != 0 {
+			ch.WriteControl(v)
+		} else {
+			ch.WriteData(v)
+		}
+	case p >= 0xC0 && p <= 0xC3:
+		b.fdc.Write(int(p&3), v)
+	}
+	b.mix(1<<63 | uint64(t)<<24 | uint64(port)<<8 | uint64(v))
+	return waits
+}
+
+// waitDRQ returns the extra wait states a port 28 access gets under
+// hypothesis B: WAIT is sampled at TW and again each T-state until DRQ.
+// The scheduler is advanced with it, so the target keeps moving meanwhile.
+func (b *Board) waitDRQ(t uint64) int {
+	if !b.cfg.WaitOnDRQ || b.scsi.DRQ() {
+		return 0
+	}
+	ts := t + WaitSample
+	start := ts
+	maxT := uint64(b.cfg.MaxWait / sched.TState)
+	for !b.scsi.DRQ() {
+		next := b.s.Next()
+		if next == sched.MaxTime || ts-start > maxT {
+			b.err = ErrHung
+			b.Stop()
+			return int(ts - start)
+		}
+		// Nothing changes DRQ between events: jump to the first WAIT sample
+		// at or after the next event.
+		nt := ceilT(next)
+		if nt <= ts {
+			nt = ts + 1
+		}
+		ts = nt
+		b.s.Advance(sched.Time(ts) * sched.TState)
+	}
+	return int(ts - start)
+}

@@ -1,0 +1,41 @@
+package emu
+
+import "lbplus/emu/sched"
+
+// The trace hash folds every I/O access, interrupt acknowledge, RETI and
+// scheduler event (with its time) into an FNV-1a style 64-bit hash, so two
+// runs can be compared for determinism to the T-state without storing a log.
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+func (b *Board) mix(x uint64) {
+	b.ioCount++
+	h := b.hash
+	for i := 0; i < 8; i++ {
+		h ^= x & 0xFF
+		h *= fnvPrime
+		x >>= 8
+	}
+	b.hash = h
+}
+
+func (b *Board) traceEvent(now sched.Time, name string) {
+	b.mix(uint64(now))
+	for i := 0; i < len(name); i++ {
+		b.hash ^= uint64(name[i])
+		b.hash *= fnvPrime
+	}
+}
+
+// TraceHash returns the hash of everything on the board's I/O side so far,
+// combined with the CPU's T-state count.
+func (b *Board) TraceHash() uint64 {
+	h := b.hash ^ b.cpu.T()
+	return h * fnvPrime
+}
+
+// IOCount is how many I/O accesses, acknowledges, RETIs and events the board
+// has seen.
+func (b *Board) IOCount() uint64 { return b.ioCount }
