@@ -1,0 +1,595 @@
+package ncr5380
+
+import (
+	"lbplus/emu/sched"
+	"lbplus/scsi"
+)
+
+// Register numbers (offset from the chip's base port, 0x20 on the board).
+const (
+	RegData   = 0 // read current SCSI data / write output data
+	RegICR    = 1 // initiator command
+	RegMR     = 2 // mode
+	RegTCR    = 3 // target command
+	RegCSB    = 4 // read current SCSI bus status / write select enable
+	RegBSR    = 5 // read bus and status / write start DMA send
+	RegIDR    = 6 // read input data / write start DMA target receive
+	RegReset  = 7 // read reset parity/interrupt / write start DMA initiator receive
+	RegSelEn  = RegCSB
+	RegDMASnd = RegBSR
+	RegDMATRx = RegIDR
+	RegDMAIRx = RegReset
+)
+
+// ICR bits.
+const (
+	ICRDataBus  = 1 << 0 // assert data bus (ODR)
+	ICRATN      = 1 << 1
+	ICRSEL      = 1 << 2
+	ICRBSY      = 1 << 3
+	ICRACK      = 1 << 4
+	ICRLA       = 1 << 5 // read: lost arbitration (write: differential enable, 5381)
+	ICRAIP      = 1 << 6 // read: arbitration in progress (write: test mode)
+	ICRRST      = 1 << 7
+	icrWritable = ICRRST | ICRACK | ICRBSY | ICRSEL | ICRATN | ICRDataBus
+)
+
+// MR bits.
+const (
+	MRArbitrate   = 1 << 0
+	MRDMA         = 1 << 1
+	MRMonitorBSY  = 1 << 2
+	MREOPIRQ      = 1 << 3
+	MRParityIRQ   = 1 << 4
+	MRParityCheck = 1 << 5
+	MRTarget      = 1 << 6
+	MRBlockDMA    = 1 << 7
+)
+
+// TCR bits.
+const (
+	TCRIO      = 1 << 0
+	TCRCD      = 1 << 1
+	TCRMSG     = 1 << 2
+	TCRREQ     = 1 << 3
+	TCRPhase   = TCRMSG | TCRCD | TCRIO
+	tcrStored  = TCRREQ | TCRPhase
+	TCRLastBit = 1 << 7 // 53C80 only; reads 0 on the 5380
+)
+
+// CSB bits (register 4 read).
+const (
+	CSBDBP = 1 << 0
+	CSBSEL = 1 << 1
+	CSBIO  = 1 << 2
+	CSBCD  = 1 << 3
+	CSBMSG = 1 << 4
+	CSBREQ = 1 << 5
+	CSBBSY = 1 << 6
+	CSBRST = 1 << 7
+)
+
+// BSR bits (register 5 read).
+const (
+	BSRACK        = 1 << 0
+	BSRATN        = 1 << 1
+	BSRBusyError  = 1 << 2
+	BSRPhaseMatch = 1 << 3
+	BSRIRQ        = 1 << 4
+	BSRParityErr  = 1 << 5
+	BSRDRQ        = 1 << 6
+	BSREndOfDMA   = 1 << 7
+)
+
+// Timing holds the chip's own edge delays. The datasheet AC tables were not
+// available; the 53C80 runs 3 MB/s asynchronous [F Z53C80], so each edge is
+// a few hundred ns [A] (REFERENCE.md 3.3).
+type Timing struct {
+	// ArbBusFree: BSY and SEL false -> the chip asserts BSY and its ID and
+	// sets AIP. Bus settle delay 400 ns [F CLK, REFERENCE.md 3.2].
+	ArbBusFree sched.Time
+	// ReqToDRQ: REQ (phase matching) -> IDR latched and DRQ on, DMA
+	// receive. [A] 200 ns.
+	ReqToDRQ sched.Time
+	// DackToAck: DACK read of a latched byte -> ACK on, DMA receive. [A] 150 ns.
+	DackToAck sched.Time
+	// ReqToAck: REQ (phase matching, byte in ODR) -> data and ACK on, DMA
+	// send; includes the data setup. [A] 200 ns.
+	ReqToAck sched.Time
+	// ReqOffToAckOff: REQ off -> ACK off, both directions. [A] 150 ns.
+	ReqOffToAckOff sched.Time
+	// AckOffToDRQ: ACK off (or start of DMA send) -> DRQ on for the next
+	// output byte. [A] 100 ns.
+	AckOffToDRQ sched.Time
+}
+
+// DefaultTiming returns the values documented on Timing.
+func DefaultTiming() Timing {
+	return Timing{
+		ArbBusFree:     400 * sched.Nanosecond,
+		ReqToDRQ:       200 * sched.Nanosecond,
+		DackToAck:      150 * sched.Nanosecond,
+		ReqToAck:       200 * sched.Nanosecond,
+		ReqOffToAckOff: 150 * sched.Nanosecond,
+		AckOffToDRQ:    100 * sched.Nanosecond,
+	}
+}
+
+// Stats counts DMA events, for tests and traces.
+type Stats struct {
+	DMABytesIn      uint64 // bytes the chip acknowledged in DMA receive
+	DMABytesOut     uint64 // bytes the chip acknowledged in DMA send
+	StaleReads      uint64 // DACK reads with no byte latched (DRQ off): byte duplicated
+	Overwrites      uint64 // DACK writes with DRQ off: the previous ODR byte is lost
+	PhaseMismatches uint64 // REQ in DMA mode with bus phase != TCR
+	BusyLosses      uint64 // BSY fell while connected
+	Resets          uint64 // bus resets seen (RST)
+	Arbitrations    uint64 // arbitrations begun (BSY asserted by the chip)
+}
+
+type dmaState uint8
+
+const (
+	dmaIdle        dmaState = iota
+	rxWaitReq               // waiting for REQ with matching phase
+	rxLatchPending          // event: latch IDR, DRQ on
+	rxLatched               // DRQ on, waiting for DACK
+	rxAckPending            // event: ACK on
+	rxAck                   // ACK on, waiting for REQ off
+	rxAckOffPending         // event: ACK off
+	txDRQPending            // event: DRQ on
+	txWaitDACK              // DRQ on, waiting for DACK write
+	txWaitReq               // byte in ODR, waiting for REQ
+	txAckPending            // event: data and ACK on
+	txAck                   // ACK on, waiting for REQ off
+	txAckOffPending         // event: ACK off
+)
+
+type arbState uint8
+
+const (
+	arbIdle    arbState = iota
+	arbWaiting          // MR arbitrate set, waiting for bus free
+	arbSettle           // bus free seen, event pending
+	arbActive           // BSY and ID asserted, AIP set
+)
+
+// Chip is one NCR 5380.
+type Chip struct {
+	s      *sched.Scheduler
+	bus    *scsi.Bus
+	port   *scsi.Port
+	name   string
+	Timing Timing
+	Stats  Stats
+
+	odr, icr, mr, tcr, selEn, idr uint8
+	aip, la                       bool
+	irq, drq                      bool
+	busyErr, endDMA               bool
+
+	arb    arbState
+	dma    dmaState
+	ev     *sched.Event // pending DMA edge
+	arbEv  *sched.Event
+	dmaACK bool // the DMA engine drives ACK
+	dmaDB  bool // the DMA engine drives ODR
+
+	prev scsi.Line // bus lines at the last change, for edges
+
+	// OnIRQ and OnDRQ, if set, are called when the IRQ or DRQ output
+	// changes level.
+	OnIRQ func(bool)
+	OnDRQ func(bool)
+}
+
+// New attaches a 5380 to bus.
+func New(s *sched.Scheduler, bus *scsi.Bus, name string) *Chip {
+	c := &Chip{s: s, bus: bus, name: name, Timing: DefaultTiming()}
+	c.port = bus.Attach(name, c.onChange)
+	c.prev = bus.Lines()
+	return c
+}
+
+// Port returns the chip's connector on the bus.
+func (c *Chip) Port() *scsi.Port { return c.port }
+
+// IRQ returns the level of the IRQ output.
+func (c *Chip) IRQ() bool { return c.irq }
+
+// DRQ returns the level of the DRQ output.
+func (c *Chip) DRQ() bool { return c.drq }
+
+func (c *Chip) setIRQ(v bool) {
+	if v != c.irq {
+		c.irq = v
+		if c.OnIRQ != nil {
+			c.OnIRQ(v)
+		}
+	}
+}
+
+func (c *Chip) setDRQ(v bool) {
+	if v != c.drq {
+		c.drq = v
+		if c.OnDRQ != nil {
+			c.OnDRQ(v)
+		}
+	}
+}
+
+// Read returns register reg (0-7) at s.Now().
+func (c *Chip) Read(reg int) uint8 {
+	switch reg & 7 {
+	case RegData:
+		return c.bus.Data()
+	case RegICR:
+		v := c.icr
+		if c.aip {
+			v |= ICRAIP
+		}
+		if c.la {
+			v |= ICRLA
+		}
+		return v
+	case RegMR:
+		return c.mr
+	case RegTCR:
+		return c.tcr
+	case RegCSB:
+		return csb(c.bus.Lines())
+	case RegBSR:
+		return c.bsr()
+	case RegIDR:
+		return c.idr
+	default: // reset parity/interrupt
+		c.busyErr = false
+		c.setIRQ(false)
+		return 0
+	}
+}
+
+func csb(l scsi.Line) uint8 {
+	var v uint8
+	for _, m := range []struct {
+		line scsi.Line
+		bit  uint8
+	}{{scsi.DBP, CSBDBP}, {scsi.SEL, CSBSEL}, {scsi.IO, CSBIO}, {scsi.CD, CSBCD}, {scsi.MSG, CSBMSG}, {scsi.REQ, CSBREQ}, {scsi.BSY, CSBBSY}, {scsi.RST, CSBRST}} {
+		if l&m.line != 0 {
+			v |= m.bit
+		}
+	}
+	return v
+}
+
+func (c *Chip) phaseMatch(l scsi.Line) bool {
+	return uint8(scsi.InfoPhase(l)) == c.tcr&TCRPhase
+}
+
+func (c *Chip) bsr() uint8 {
+	l := c.bus.Lines()
+	var v uint8
+	if c.endDMA {
+		v |= BSREndOfDMA
+	}
+	if c.drq {
+		v |= BSRDRQ
+	}
+	if c.irq {
+		v |= BSRIRQ
+	}
+	if c.phaseMatch(l) {
+		v |= BSRPhaseMatch
+	}
+	if c.busyErr {
+		v |= BSRBusyError
+	}
+	if l&scsi.ATN != 0 {
+		v |= BSRATN
+	}
+	if l&scsi.ACK != 0 {
+		v |= BSRACK
+	}
+	return v
+}
+
+// Write sets register reg (0-7) at s.Now().
+func (c *Chip) Write(reg int, v uint8) {
+	switch reg & 7 {
+	case RegData:
+		c.odr = v
+	case RegICR:
+		wasRST := c.icr&ICRRST != 0
+		c.icr = v & icrWritable
+		if c.icr&ICRRST != 0 && !wasRST {
+			c.drive()
+			c.busReset()
+			return
+		}
+	case RegMR:
+		c.writeMR(v)
+	case RegTCR:
+		c.tcr = v & tcrStored
+	case RegSelEn:
+		c.selEn = v
+	case RegDMASnd:
+		if c.mr&MRDMA != 0 {
+			c.stopDMA()
+			c.dma = txDRQPending
+			c.ev = c.s.After(c.Timing.AckOffToDRQ, c.name+" DMA DRQ", c.txDRQ)
+		}
+	case RegDMATRx:
+		// Target mode is not modelled.
+	case RegDMAIRx:
+		if c.mr&MRDMA != 0 && c.mr&MRTarget == 0 {
+			c.stopDMA()
+			c.dma = rxWaitReq
+		}
+	}
+	c.drive()
+	c.step()
+}
+
+func (c *Chip) writeMR(v uint8) {
+	old := c.mr
+	c.mr = v
+	if v&MRMonitorBSY == 0 {
+		c.busyErr = false
+	}
+	if old&MRDMA != 0 && v&MRDMA == 0 {
+		c.stopDMA()
+		c.endDMA = false
+	}
+	if (old^v)&MRArbitrate != 0 {
+		if v&MRArbitrate != 0 {
+			c.la = false
+			c.arb = arbWaiting
+		} else {
+			c.s.Cancel(c.arbEv)
+			c.arbEv = nil
+			c.arb = arbIdle
+			c.aip, c.la = false, false
+		}
+	}
+}
+
+// stopDMA abandons any handshake in progress and drops DRQ and ACK.
+func (c *Chip) stopDMA() {
+	c.s.Cancel(c.ev)
+	c.ev = nil
+	c.dma = dmaIdle
+	c.dmaACK, c.dmaDB = false, false
+	c.setDRQ(false)
+}
+
+// drive puts the chip's contribution on the bus: the ICR lines, the
+// arbitration BSY, the DMA ACK, and ODR when one of them enables it.
+func (c *Chip) drive() {
+	var l scsi.Line
+	if c.icr&ICRRST != 0 {
+		l |= scsi.RST
+	}
+	if c.icr&ICRACK != 0 || c.dmaACK {
+		l |= scsi.ACK
+	}
+	if c.icr&ICRBSY != 0 || c.arb == arbActive {
+		l |= scsi.BSY
+	}
+	if c.icr&ICRSEL != 0 {
+		l |= scsi.SEL
+	}
+	if c.icr&ICRATN != 0 {
+		l |= scsi.ATN
+	}
+	c.port.Drive(l, scsi.AllControl)
+	bl := c.bus.Lines()
+	// Initiator mode: ICR bit 0 drives ODR only while I/O is false and the
+	// bus phase matches TCR; arbitration and the DMA send cycle drive it
+	// unconditionally.
+	db := c.arb == arbActive || c.dmaDB ||
+		(c.icr&ICRDataBus != 0 && bl&scsi.IO == 0 && c.phaseMatch(bl))
+	c.port.DriveData(c.odr, db)
+	// Our own edges are not reported back to us; remember the levels so
+	// the next change from another device yields only its edges.
+	c.prev = c.bus.Lines()
+}
+
+func (c *Chip) onChange(now sched.Time) {
+	l := c.bus.Lines()
+	prev := c.prev
+	c.prev = l
+	rise := l &^ prev
+	fall := prev &^ l
+	if rise&scsi.RST != 0 {
+		c.busReset()
+		return
+	}
+	if l&scsi.RST != 0 {
+		return
+	}
+	if fall&scsi.BSY != 0 && c.mr&MRTarget == 0 {
+		c.busyLost()
+	}
+	if rise&scsi.REQ != 0 && c.mr&MRDMA != 0 && l&scsi.BSY != 0 && !c.phaseMatch(l) {
+		c.Stats.PhaseMismatches++
+		c.setIRQ(true)
+	}
+	// (Re)selection of an ID enabled in register 4.
+	if rise&scsi.SEL != 0 && l&scsi.BSY == 0 && c.icr&ICRSEL == 0 && c.bus.Data()&c.selEn != 0 {
+		c.setIRQ(true)
+	}
+	c.drive()
+	c.step()
+}
+
+func (c *Chip) busyLost() {
+	c.Stats.BusyLosses++
+	if c.mr&MRDMA != 0 {
+		c.stopDMA()
+		c.mr &^= MRDMA
+		c.endDMA = false
+	}
+	if c.mr&MRMonitorBSY != 0 {
+		c.busyErr = true
+		c.icr &^= 0x3F
+		c.setIRQ(true)
+	}
+}
+
+// busReset: RST on the bus, from anyone (ICR bit 7 included), clears the
+// chip and raises IRQ [F MAME-5380]. ICR bit 7 stays set until software
+// clears it, so the chip keeps driving RST.
+func (c *Chip) busReset() {
+	c.Stats.Resets++
+	c.stopDMA()
+	c.s.Cancel(c.arbEv)
+	c.arbEv = nil
+	c.arb = arbIdle
+	rst := c.icr & ICRRST
+	c.odr, c.icr, c.mr, c.tcr, c.idr = 0, rst, 0, 0, 0
+	c.aip, c.la, c.busyErr, c.endDMA = false, false, false, false
+	c.drive()
+	c.prev = c.bus.Lines()
+	c.setIRQ(true)
+}
+
+// EOP is the chip's end-of-process input. Not wired on the Ampro [A]; here
+// for completeness and tests.
+func (c *Chip) EOP() {
+	if c.mr&MRDMA == 0 {
+		return
+	}
+	c.endDMA = true
+	if c.mr&MREOPIRQ != 0 {
+		c.setIRQ(true)
+	}
+}
+
+// step advances arbitration and the DMA engine on the current bus levels.
+func (c *Chip) step() {
+	l := c.bus.Lines()
+	switch c.arb {
+	case arbWaiting:
+		if l&(scsi.BSY|scsi.SEL|scsi.RST) == 0 {
+			c.arb = arbSettle
+			c.arbEv = c.s.After(c.Timing.ArbBusFree, c.name+" arbitration", func(sched.Time) {
+				c.arbEv = nil
+				if c.bus.Lines()&(scsi.BSY|scsi.SEL|scsi.RST) != 0 {
+					c.arb = arbWaiting
+					return
+				}
+				c.arb = arbActive
+				c.aip = true
+				c.Stats.Arbitrations++
+				c.drive()
+			})
+		}
+	case arbSettle:
+		if l&(scsi.BSY|scsi.SEL|scsi.RST) != 0 {
+			c.s.Cancel(c.arbEv)
+			c.arbEv = nil
+			c.arb = arbWaiting
+		}
+	case arbActive:
+		// Another device's SEL while we arbitrate: we lost.
+		if l&scsi.SEL != 0 && c.icr&ICRSEL == 0 {
+			c.la = true
+			c.arb = arbIdle
+			c.aip = false
+			c.drive()
+		}
+	}
+
+	req := l&scsi.REQ != 0
+	match := c.phaseMatch(l) && l&scsi.BSY != 0
+	switch c.dma {
+	case rxWaitReq:
+		if req && match {
+			c.dma = rxLatchPending
+			c.ev = c.s.After(c.Timing.ReqToDRQ, c.name+" DMA latch", func(sched.Time) {
+				c.ev = nil
+				c.idr = c.bus.Data()
+				c.dma = rxLatched
+				c.setDRQ(true)
+			})
+		}
+	case rxAck:
+		if !req {
+			c.dma = rxAckOffPending
+			c.ev = c.s.After(c.Timing.ReqOffToAckOff, c.name+" DMA ACK off", func(sched.Time) {
+				c.ev = nil
+				c.dmaACK = false
+				c.dma = rxWaitReq
+				c.drive()
+				c.step()
+			})
+		}
+	case txWaitReq:
+		if req && match {
+			c.dma = txAckPending
+			c.ev = c.s.After(c.Timing.ReqToAck, c.name+" DMA ACK", func(sched.Time) {
+				c.ev = nil
+				c.dmaDB, c.dmaACK = true, true
+				c.dma = txAck
+				c.Stats.DMABytesOut++
+				c.drive()
+				c.step()
+			})
+		}
+	case txAck:
+		if !req {
+			c.dma = txAckOffPending
+			c.ev = c.s.After(c.Timing.ReqOffToAckOff, c.name+" DMA ACK off", func(sched.Time) {
+				c.ev = nil
+				c.dmaDB, c.dmaACK = false, false
+				c.drive()
+				c.dma = txDRQPending
+				c.ev = c.s.After(c.Timing.AckOffToDRQ, c.name+" DMA DRQ", c.txDRQ)
+			})
+		}
+	}
+}
+
+func (c *Chip) txDRQ(sched.Time) {
+	c.ev = nil
+	c.dma = txWaitDACK
+	c.setDRQ(true)
+}
+
+// DMARead is a DACK read (port 0x28): it returns IDR. With a byte latched
+// (DRQ on) it clears DRQ and lets the chip acknowledge the byte; without one
+// the stale IDR is returned and nothing else happens (hypothesis A).
+func (c *Chip) DMARead() uint8 {
+	v := c.idr
+	if c.dma != rxLatched {
+		c.Stats.StaleReads++
+		return v
+	}
+	c.setDRQ(false)
+	c.Stats.DMABytesIn++
+	c.dma = rxAckPending
+	c.ev = c.s.After(c.Timing.DackToAck, c.name+" DMA ACK", func(sched.Time) {
+		c.ev = nil
+		c.dmaACK = true
+		c.dma = rxAck
+		c.drive()
+		c.step()
+	})
+	return v
+}
+
+// DMAWrite is a DACK write (port 0x28): it loads ODR. With DRQ on the byte
+// is taken for the next REQ; with DRQ off it replaces whatever ODR held,
+// and that byte is lost (hypothesis A).
+func (c *Chip) DMAWrite(v uint8) {
+	c.odr = v
+	if c.dma != txWaitDACK {
+		c.Stats.Overwrites++
+		c.drive() // ODR may be on the bus right now
+		return
+	}
+	c.setDRQ(false)
+	c.dma = txWaitReq
+	c.drive()
+	c.step()
+}
