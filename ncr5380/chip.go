@@ -130,19 +130,19 @@ type Stats struct {
 type dmaState uint8
 
 const (
-	dmaIdle        dmaState = iota
-	rxWaitReq               // waiting for REQ with matching phase
-	rxLatchPending          // event: latch IDR, DRQ on
-	rxLatched               // DRQ on, waiting for DACK
-	rxAckPending            // event: ACK on
-	rxAck                   // ACK on, waiting for REQ off
-	rxAckOffPending         // event: ACK off
-	txDRQPending            // event: DRQ on
-	txWaitDACK              // DRQ on, waiting for DACK write
-	txWaitReq               // byte in ODR, waiting for REQ
-	txAckPending            // event: data and ACK on
-	txAck                   // ACK on, waiting for REQ off
-	txAckOffPending         // event: ACK off
+	dmaIdle         dmaState = iota
+	rxWaitReq                // waiting for REQ with matching phase
+	rxLatchPending           // event: latch IDR, DRQ on
+	rxLatched                // DRQ on, waiting for DACK
+	rxAckPending             // event: ACK on
+	rxAck                    // ACK on, waiting for REQ off
+	rxAckOffPending          // event: ACK off
+	txDRQPending             // event: DRQ on
+	txWaitDACK               // DRQ on, waiting for DACK write
+	txWaitReq                // byte in ODR, waiting for REQ
+	txAckPending             // event: data and ACK on
+	txAck                    // ACK on, waiting for REQ off
+	txAckOffPending          // event: ACK off
 )
 
 type arbState uint8
