@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"strings"
 
 	"lbplus/emu/sched"
 )
@@ -32,7 +33,8 @@ func NewVCD(w io.Writer) *VCD {
 	v := &VCD{w: bufio.NewWriter(w), scale: sched.Nanosecond}
 	v.printf("$version lbplus scsi bus $end\n$timescale 1 ns $end\n$scope module scsi $end\n")
 	for i, n := range lineNames {
-		v.printf("$var wire 1 %s %s $end\n", vcdID(i), n)
+		// "C/D" and "I/O" lose the slash: some viewers split names on it.
+		v.printf("$var wire 1 %s %s $end\n", vcdID(i), strings.ReplaceAll(n, "/", ""))
 	}
 	for b := 0; b < vcdDataBits; b++ {
 		v.printf("$var wire 1 %s DB%d $end\n", vcdID(len(lineNames)+b), b)
