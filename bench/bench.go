@@ -1,0 +1,277 @@
+// Package bench is the harness that replays the 1990 disk-to-tape
+// experiments of seed 000 on the emulated Little Board/PLUS.
+//
+// Run builds a fresh board for one Setup: it creates a disk image (ST-125
+// geometry, formatted at the setup's interleave) and, unless the run is
+// disk-only, a tape image formatted at the tape interleave, in a directory
+// of the caller's choice; attaches the ACB-4000 as SCSI target 0 and the
+// MCD-403 as target 1 to the board's NCR 5380; loads BACKUP (roms/backup)
+// into RAM at 0100h with its parameter block filled in; boots through a
+// four-instruction ROM that maps RAM in and jumps there; and runs until the
+// program reports done or failed, or a simulated-time limit passes. Results
+// come from BACKUP's own result block: bytes copied and the elapsed time it
+// measured with the CTC, so throughput is what a program on the real
+// machine would have printed. The tape drive's reposition count and the
+// board's T-state count are reported beside it.
+//
+// Nothing here encodes the story's figures except Rows' story column, which
+// only feeds the report and the regression test.
+//
+// # Known inaccuracies / assumptions
+//
+//   - The program is placed in RAM directly instead of being loaded by
+//     CP/M; BACKUP does not depend on CP/M [A].
+//   - The disk image starts as zeros; data content does not affect timing.
+//   - Every run starts with the spindle index at t = 0 and the tape at its
+//     load point, so runs are deterministic; the story's single runs sampled
+//     a random rotational phase [A].
+package bench
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"lbplus/devices/acb4000"
+	"lbplus/emu"
+	"lbplus/emu/sched"
+	"lbplus/ncr5380"
+	"lbplus/roms/backup"
+	"lbplus/scsi"
+)
+
+// SCSI IDs on the bus (BACKUP's defaults).
+const (
+	DiskID = 0
+	TapeID = 1
+	HostID = 7
+)
+
+// Setup is one experiment.
+type Setup struct {
+	Name           string
+	DiskInterleave int // FORMAT UNIT interleave of the disk, 1..16
+	TapeInterleave int // tape format interleave; ignored without tape
+	Program        backup.Params
+}
+
+// Options control how a run is carried out (not what is measured).
+type Options struct {
+	// Dir is where the images are created; it must exist. Each run makes
+	// its own files in it.
+	Dir string
+	// Limit bounds the simulated time of the run (0 = derived from the
+	// amount of data: 1 KB/s worst case plus two minutes).
+	Limit sched.Time
+	// Progress, if set, is called about once a simulated second with the
+	// bytes copied so far and the bytes the run will copy.
+	Progress func(done, total int64)
+	// Console, if set, receives the characters BACKUP prints.
+	Console func(b byte)
+	// WaitOnDRQ selects hypothesis B of REFERENCE.md 1.5.
+	WaitOnDRQ bool
+	// DiskPattern fills the blocks the run reads with Pattern before the
+	// run, so a test can check the bytes that arrived (Result.Buffer).
+	DiskPattern bool
+	// Disk and Tape override the device parameters (nil = defaults).
+	Disk *acb4000.Params
+	Tape any
+}
+
+// Result is what one run measured.
+type Result struct {
+	Name        string
+	Bytes       int64      // bytes BACKUP reports copied
+	Elapsed     sched.Time // BACKUP's own CTC measurement
+	BytesPerSec float64    // Bytes / Elapsed
+	Repositions int        // tape stop/back-up/restart cycles
+	Hung        bool       // a command stopped handshaking (scsilib SE_HANG)
+	Failed      string     // non-empty when BACKUP reported a failure or timed out
+	BoardTime   sched.Time // simulated time from reset to the end of the run
+	TStates     uint64     // CPU T-states executed
+	Program     backup.Results
+	Buffer      []byte // BACKUP's buffer at the end: the last pass's data
+}
+
+// Pattern is the content DiskPattern gives byte i of disk block lba.
+func Pattern(lba, i int) byte { return byte(lba*7+i) ^ byte(lba>>8) ^ byte(i>>8) }
+
+func writePattern(path string, first, blocks int) error {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	buf := make([]byte, backup.SectorSize)
+	for lba := first; lba < first+blocks; lba++ {
+		for i := range buf {
+			buf[i] = Pattern(lba, i)
+		}
+		if _, err := f.WriteAt(buf, int64(lba)*backup.SectorSize); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	return f.Close()
+}
+
+// bootROM maps RAM over the EPROM and jumps to BACKUP: LD A,40h; OUT (00h),A;
+// JP 0100h. The same bytes are put in RAM so execution continues there once
+// the EPROM is switched out.
+var bootStub = []byte{0x3E, emu.LatchRAM, 0xD3, 0x00, 0xC3, 0x00, 0x01}
+
+// consoleDrain lets the DART finish the characters still in its transmit
+// buffer when the program halts: 3 characters at 9615 baud [D].
+const consoleDrain = 5 * sched.Millisecond
+
+// Run carries out one setup on a fresh board.
+func Run(s Setup, o Options) (Result, error) {
+	res := Result{Name: s.Name}
+	p := s.Program
+	if err := p.Validate(); err != nil {
+		return res, fmt.Errorf("%s: %w", s.Name, err)
+	}
+	if s.DiskInterleave < 1 || s.DiskInterleave > acb4000.ST125.Sectors-1 {
+		return res, fmt.Errorf("%s: disk interleave %d outside 1..%d", s.Name, s.DiskInterleave, acb4000.ST125.Sectors-1)
+	}
+	if o.Dir == "" {
+		return res, errors.New("bench: no directory for the images")
+	}
+	prog, err := backup.Build()
+	if err != nil {
+		return res, err
+	}
+
+	rom := make([]byte, 4096)
+	for i := range rom {
+		rom[i] = 0xFF
+	}
+	copy(rom, bootStub)
+	cfg := emu.DefaultConfig(rom)
+	cfg.ROMName = "bench boot stub"
+	cfg.SCSIID = HostID
+	cfg.WaitOnDRQ = o.WaitOnDRQ
+	if o.Console != nil {
+		cfg.ConsoleOut = func(_ sched.Time, b byte) { o.Console(b) }
+	}
+	b, err := emu.New(cfg)
+	if err != nil {
+		return res, err
+	}
+	bus := scsi.NewBus(b.Sched())
+	chip := ncr5380.New(b.Sched(), bus, "ncr5380")
+	b.AttachSCSI(chip)
+
+	base := filepath.Join(o.Dir, fmt.Sprintf("%s-hd%d", safeName(s.Name), s.DiskInterleave))
+	diskPath := base + ".img"
+	if err := acb4000.Create(diskPath, acb4000.ST125, true, s.DiskInterleave); err != nil {
+		return res, err
+	}
+	if o.DiskPattern {
+		if err := writePattern(diskPath, int(p.StartLBA), p.Passes*p.BufSectors); err != nil {
+			return res, err
+		}
+	}
+	disk, err := acb4000.Open(diskPath, false)
+	if err != nil {
+		return res, err
+	}
+	defer disk.Close()
+	dp := acb4000.DefaultParams()
+	if o.Disk != nil {
+		dp = *o.Disk
+	}
+	ctl := acb4000.New(dp, disk, nil)
+	scsi.NewTarget(bus, DiskID, "acb4000", ctl, ctl.Timing())
+
+	var tape tapeDrive
+	if p.TapeID != backup.NoTape {
+		tape, err = attachTape(bus, base, s.TapeInterleave, o.Tape)
+		if err != nil {
+			return res, err
+		}
+		defer tape.Close()
+	}
+
+	b.LoadRAM(0, bootStub)
+	b.LoadRAM(prog.Org, prog.Bytes)
+	b.LoadRAM(prog.Params, p.Encode())
+
+	total := p.Bytes()
+	limit := o.Limit
+	if limit == 0 {
+		limit = sched.Time(total/1000+120) * sched.Second
+	}
+	results := func() backup.Results {
+		buf := make([]byte, backup.ResultsSize)
+		for i := range buf {
+			buf[i] = b.RAM(prog.Results + uint16(i))
+		}
+		return backup.DecodeResults(buf)
+	}
+	finished := func() bool { return b.RAM(prog.Results) >= backup.StateDone }
+	end := b.Now() + limit
+	for !finished() && b.Now() < end {
+		step := min(sched.Second, end-b.Now())
+		if _, err := b.RunUntil(finished, step); err != nil {
+			res.Failed = err.Error()
+			res.Hung = errors.Is(err, emu.ErrHung)
+			break
+		}
+		if o.Progress != nil {
+			o.Progress(int64(results().Bytes), total)
+		}
+	}
+	res.BoardTime = b.Now()
+	res.TStates = b.CPU().T()
+	if o.Console != nil && res.Failed == "" {
+		// Let the report reach the console: the program halts after it.
+		b.RunUntil(b.CPU().Halted, 5*sched.Second)
+		b.RunFor(consoleDrain)
+	}
+	r := results()
+	res.Program = r
+	res.Buffer = make([]byte, p.BufSectors*backup.SectorSize)
+	for i := range res.Buffer {
+		res.Buffer[i] = b.RAM(prog.Buffer + uint16(i))
+	}
+	res.Bytes = int64(r.Bytes)
+	res.Elapsed = sched.Time(r.Ticks) * backup.TickUS * sched.Microsecond
+	if res.Elapsed > 0 {
+		res.BytesPerSec = float64(res.Bytes) / res.Elapsed.Seconds()
+	}
+	if tape != nil {
+		res.Repositions = tape.Repositions()
+	}
+	switch {
+	case res.Failed != "":
+	case r.State == backup.StateFailed:
+		res.Hung = r.Hung()
+		res.Failed = describeFailure(r)
+	case r.State != backup.StateDone:
+		res.Failed = fmt.Sprintf("no result within %v of simulated time (%d of %d bytes copied)", limit, r.Bytes, total)
+	}
+	return res, nil
+}
+
+var errNames = map[uint8]string{1: "bus not free", 2: "selection timeout", 3: "unexpected phase", 4: "hung (no REQ)", 0x80: "status not GOOD"}
+var stageNames = map[uint8]string{1: "selection", 2: "command", 3: "data", 4: "status", 5: "done"}
+
+func describeFailure(r backup.Results) string {
+	dev := map[uint8]string{1: "disk", 2: "tape"}[r.Device]
+	return fmt.Sprintf("%s: %s in %s phase (CSB %02Xh, status %02Xh, sense % X) after %d bytes",
+		dev, errNames[r.Err], stageNames[r.Stage], r.CSB, r.Status, r.Sense, r.Bytes)
+}
+
+func safeName(s string) string {
+	out := []byte(s)
+	for i, c := range out {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-') {
+			out[i] = '_'
+		}
+	}
+	if len(out) == 0 {
+		return "run"
+	}
+	return string(out)
+}
