@@ -1,0 +1,69 @@
+// Package acb4000 models the Adaptec ACB-4000 SCSI disk controller with a
+// rotating Seagate ST-125 (ST-506/412 MFM) behind it, as attached to the
+// Ampro Little Board/PLUS in the 1990 story.
+//
+// The controller is a scsi.Device: the scsi.Target engine collects the CDB
+// and the controller continues byte by byte through it, so the host sees
+// REQ only when the controller has a byte (or room for one).
+//
+// # Command set (REFERENCE.md 5)
+//
+// TEST UNIT READY, REZERO UNIT, REQUEST SENSE (4-byte non-extended sense),
+// FORMAT UNIT with interleave, READ(6), WRITE(6), SEEK, MODE SELECT and
+// MODE SENSE (the 0x18-byte drive parameter list), and the vendor buffer
+// commands 13h (write 1 KB buffer) and 14h (read 1 KB buffer). Anything
+// else is CHECK CONDITION with sense 20h; no INQUIRY. A block beyond the
+// drive is 21h (address valid), a LUN above 1 is 25h, a LUN without a
+// drive answers 04h (not ready). The controller never disconnects.
+//
+// # Mechanics, all from simulated time
+//
+// The spindle turns at 3600 RPM; its angle is a function of time (never
+// ticked). A track has 17 slots of 1/17 revolution (0.980 ms); a slot opens
+// with the ID field and carries 512 data bytes at 1.6 us a byte starting
+// DataStartByte into it. FORMAT UNIT's interleave decides which slot holds
+// which logical sector (Interleave). Seeks follow t(d) = a + b*sqrt(d)
+// through 8 ms for one cylinder and 40 ms for a third of the disk.
+//
+// The 1 KB buffer is two 512-byte halves between the formatter (platter
+// side) and the SCSI side (see transfer.go). A sector is read only if a
+// half is free early enough to arm the formatter before its ID passes, and
+// goes to the host only once complete and ECC-checked; otherwise it comes
+// round again a revolution later. Nothing in the model knows the interleave
+// table of the story; 2:1 being host-bound, the revolution lost between two
+// 4K reads and 8:1 beating 7:1 emerge from these times and the host's
+// (TestInterleaveShape, TestHostTurnWindow).
+//
+// # Images
+//
+// A disk is a raw file of 512-byte blocks in LBA order plus a TOML sidecar
+// (FILE.toml, type Meta) with geometry and format state, through the shared
+// devices/image package: exclusive flock, size/sidecar checks, write-through
+// blocks and an fsync before a WRITE's GOOD status, atomic sidecar updates.
+//
+// Known inaccuracies / assumptions:
+//   - Timing constants tagged [A] or [FIT] in Params are assumptions: the
+//     ACB-4000 firmware overheads were never published (REFERENCE.md 5).
+//   - The data of a sector is taken from (or put into) the image at the end
+//     of its data field; ECC errors and bad sectors never happen.
+//   - No read-ahead or caching between commands [A]: the buffer halves are
+//     released at the end of a command.
+//   - Seeks are issued when the formatter finishes a track, overlapping the
+//     SCSI side's draining of the last half [A].
+//   - A WRITE receives a sector into a free half as soon as one is free and
+//     writes it at its slot once complete; both halves may be filled before
+//     the first sector is written [A].
+//   - FORMAT UNIT takes FormatTrackRevolutions per track plus a step per
+//     cylinder and then fills the image in one go; a defect list (byte 1
+//     bit 4) is refused with 24h [A].
+//   - MODE SELECT checks its drive list against the attached drive (the
+//     image fixes the geometry) and only its step code changes behaviour:
+//     code 00 makes seeks 3 ms a step [F ACB5500 p.95].
+//   - The sense register is shared by both LUNs and kept until the next
+//     command other than REQUEST SENSE; REQUEST SENSE answers on any LUN so
+//     a host can learn why a bad-LUN command failed [A].
+//   - A bus reset aborts the command; sectors already written stay written,
+//     the heads stay where they were.
+//   - The seek curve is the ST-125 mechanism's, whatever geometry the image
+//     has; head switch costs HeadSwitch; no track or cylinder skew [D].
+package acb4000
