@@ -80,7 +80,7 @@ func (l ErrorList) Unwrap() []error {
 const (
 	maxPasses      = 12
 	maxDepth       = 64      // INCLUDE + MACRO nesting
-	maxLinesPass   = 4000000 // lines processed per pass, stops runaway REPT
+	maxLinesPass   = 1000000 // lines processed per pass, stops runaway REPT
 	maxErrors      = 100
 	maxReptCount   = 65536
 	localPrefix    = "#L"
@@ -160,6 +160,8 @@ type assembler struct {
 	curExp  *expansion
 	toks    []token
 	budgetX bool
+	fatal   bool // stop after this pass: more passes cannot help
+	overrun bool // "past FFFFh" already reported this pass
 }
 
 // AssembleString assembles src as a file named "input.asm" in an empty
@@ -184,7 +186,7 @@ func Assemble(fsys fs.FS, mainFile string, opts Options) (*Result, error) {
 			converged = true
 			break
 		}
-		if a.pass >= 2 && a.hasHardErrors() {
+		if a.fatal || a.pass >= 2 && a.hasHardErrors() {
 			// Syntax errors do not depend on symbol values; pass 2 has
 			// every forward reference, so its other errors are real too.
 			converged = true
@@ -268,6 +270,7 @@ func (a *assembler) runPass(mainFile string) {
 	a.localSeq = 0
 	a.lines = 0
 	a.budgetX = false
+	a.overrun = false
 	names := make([]string, 0, len(a.opts.Defines))
 	for k := range a.opts.Defines {
 		names = append(names, k)
@@ -392,7 +395,10 @@ func (a *assembler) define(name string, col int, val int64, kind symKind) {
 			return
 		}
 		where := s.file
-		if s.line > 0 {
+		switch {
+		case s.file == a.cur.file:
+			where = fmt.Sprintf("line %d", s.line)
+		case s.line > 0:
 			where = fmt.Sprintf("%s:%d", s.file, s.line)
 		}
 		a.hardf(col, "duplicate symbol %s (first defined at %s)", quote(name), where)
@@ -457,6 +463,7 @@ func (a *assembler) runLines(lines []srcLine, exp *expansion) {
 				a.budgetX = true
 				a.cur = lines[i]
 				a.hardf(1, "more than %d lines expanded: endless REPT or MACRO?", maxLinesPass)
+				a.fatal = true
 			}
 			a.ended = true
 			return
@@ -466,7 +473,7 @@ func (a *assembler) runLines(lines []srcLine, exp *expansion) {
 			l.text = substitute(l.text, exp)
 		}
 		a.cur = l
-		toks := a.lexQuiet(l.text)
+		toks, lerr := lexLine(l.text, nil)
 		kw, _ := keyword(toks)
 		switch kw {
 		case "IF", "IFDEF", "IFNDEF":
@@ -524,7 +531,7 @@ func (a *assembler) runLines(lines []srcLine, exp *expansion) {
 			a.hardf(1, "ENDM without MACRO, REPT or IRP")
 			continue
 		}
-		a.statement(l)
+		a.statement(l, toks, lerr)
 	}
 	if len(conds) > 0 && exp == nil {
 		a.cur = conds[len(conds)-1].line
@@ -887,8 +894,11 @@ func (a *assembler) emit(b []byte) {
 	for _, v := range b {
 		p := a.pc + a.phaseOff
 		if p < 0 || p > 0xFFFF {
-			a.errorf(1, "code runs past address FFFFh")
-			a.pc++
+			if !a.overrun {
+				a.overrun = true
+				a.errorf(1, "code runs past address FFFFh")
+			}
+			a.pc += int64(len(b))
 			return
 		}
 		a.mem[p] = v
@@ -904,10 +914,8 @@ func (a *assembler) emit(b []byte) {
 }
 
 // statement assembles one active line that is not a block or IF construct.
-func (a *assembler) statement(l srcLine) {
+func (a *assembler) statement(l srcLine, toks []token, lerr *lexError) {
 	a.stmtPC = a.pc
-	toks, lerr := lexLine(l.text, nil)
-	var lexErr *lexError
 	if lerr != nil {
 		// INCLUDE/INCBIN take raw file names that need not lex.
 		if kw, _ := keyword(toks); kw != "INCLUDE" && kw != "INCBIN" {
@@ -915,9 +923,7 @@ func (a *assembler) statement(l srcLine) {
 			a.list(l, false, nil)
 			return
 		}
-		lexErr = lerr
 	}
-	_ = lexErr
 	i := 0
 	if len(toks) > 0 && toks[0].kind == tNum && toks[0].col == 1 {
 		i = 1
@@ -941,7 +947,7 @@ func (a *assembler) statement(l srcLine) {
 			if i+1 < len(toks) {
 				next = &toks[i+1]
 			}
-			if t0.col == 1 || next == nil || next.kind == tIdent && (isReserved(next.up) || a.macros[next.text] != nil) || next.kind == tOp && next.text == "=" {
+			if t0.col == 1 || next == nil || next.kind == tIdent && (mnemonics[next.up] || isDirective(next.up) || a.macros[next.text] != nil) || next.kind == tOp && next.text == "=" {
 				label = t0
 				i++
 			} else {
@@ -972,7 +978,8 @@ func (a *assembler) statement(l srcLine) {
 	case "EQU", "=", "DEFL":
 		if label == nil {
 			a.hardf(w.col, "%s needs a label", w.text)
-			break
+			a.list(l, false, nil)
+			return
 		}
 		kind := symEqu
 		if word != "EQU" {
@@ -980,11 +987,8 @@ func (a *assembler) statement(l srcLine) {
 		}
 		v, ok := a.exprOps(ops, w)
 		if !ok {
-			// Keep the name known so later lines do not cascade errors.
-			if _, exists := a.syms[a.resolveName(label.text)]; !exists || a.syms[a.resolveName(label.text)].pass != a.pass {
-				a.define(label.text, label.col, 0, kind)
-			}
-			break
+			a.list(l, false, nil)
+			return
 		}
 		a.define(label.text, label.col, v, kind)
 		a.stmtPC = v

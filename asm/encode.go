@@ -88,6 +88,9 @@ func parseOperand(toks []token) (operand, *lexError) {
 			return o, nil
 		}
 	}
+	if t := toks[0]; t.kind == tOp && (t.text == "(" || t.text == "[") && matchClose(toks) < 0 {
+		return o, &lexError{t.col, "unbalanced " + quote(t.text)}
+	}
 	if t := toks[0]; t.kind == tOp && (t.text == "(" || t.text == "[") && matchClose(toks) == len(toks)-1 {
 		inner := toks[1 : len(toks)-1]
 		if len(inner) == 0 {
@@ -757,6 +760,8 @@ func (c *encoder) ld(d, s operand) {
 			c.emit(0xED, 0x43|byte(s.reg)<<4)
 		}
 		c.word(d)
+	case d.kind == oImm || d.kind == oCond || d.kind == oF:
+		c.bad(d)
 	default:
 		c.bad(s)
 	}

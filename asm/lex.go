@@ -141,7 +141,7 @@ func lexLine(line string, toks []token) ([]token, *lexError) {
 		start := i
 		col := i + 1
 		switch {
-		case isIdentStart(c):
+		case isIdentStart(c) && !(c == '?' && (i+1 >= n || !isIdentChar(line[i+1]))):
 			for i < n && isIdentChar(line[i]) {
 				i++
 			}

@@ -9,8 +9,8 @@ import (
 )
 
 // WriteHex writes the image as Intel HEX: data records of up to 16 bytes
-// covering only the bytes the source emitted, then an end-of-file record
-// carrying the END address when there is one.
+// covering only the bytes the source emitted (pasmo also writes the gaps
+// between ORG blocks as zeros), then the end-of-file record.
 func (r *Result) WriteHex(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	n := len(r.Bytes)
@@ -26,11 +26,7 @@ func (r *Result) WriteHex(w io.Writer) error {
 		writeHexRecord(bw, uint16(int(r.Org)+i), 0, r.Bytes[i:j])
 		i = j
 	}
-	if r.Entry >= 0 {
-		writeHexRecord(bw, uint16(r.Entry), 1, nil)
-	} else {
-		writeHexRecord(bw, 0, 1, nil)
-	}
+	writeHexRecord(bw, 0, 1, nil)
 	return bw.Flush()
 }
 

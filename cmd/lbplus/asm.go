@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -27,7 +27,10 @@ func init() {
 Errors are printed as file:line:col: message and the exit status is 1.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runAsm(args[0], out, hex, list, sym, incs, defs)
+			if code := runAsm(os.Stderr, args[0], out, hex, list, sym, incs, defs); code != 0 {
+				os.Exit(code)
+			}
+			return nil
 		},
 	}
 	f := cmd.Flags()
@@ -49,7 +52,22 @@ func fsPath(p string) (string, error) {
 	return strings.TrimPrefix(filepath.ToSlash(abs), "/"), nil
 }
 
-func runAsm(src, out string, hex bool, list, sym string, incs, defs []string) error {
+// runAsm does the work of `lbplus asm` and returns the exit status; every
+// problem is one line on stderr.
+func runAsm(stderr io.Writer, src, out string, hex bool, list, sym string, incs, defs []string) int {
+	if err := assembleFile(stderr, src, out, hex, list, sym, incs, defs); err != nil {
+		if err != errReported {
+			fmt.Fprintln(stderr, "lbplus asm:", err)
+		}
+		return 1
+	}
+	return 0
+}
+
+// errReported means the errors were already printed as file:line:col lines.
+var errReported = errors.New("reported")
+
+func assembleFile(stderr io.Writer, src, out string, hex bool, list, sym string, incs, defs []string) error {
 	opts := asm.Options{Defines: map[string]int64{}}
 	for _, d := range defs {
 		name, val, ok := strings.Cut(d, "=")
@@ -60,6 +78,9 @@ func runAsm(src, out string, hex bool, list, sym string, incs, defs []string) er
 				return fmt.Errorf("-D %s: bad value %q", d, val)
 			}
 			v = int64(r.Bytes[0]) | int64(r.Bytes[1])<<8
+		}
+		if name == "" {
+			return fmt.Errorf("-D %s: missing name", d)
 		}
 		opts.Defines[name] = v
 	}
@@ -87,14 +108,14 @@ func runAsm(src, out string, hex bool, list, sym string, incs, defs []string) er
 				if e.File == main {
 					name = src
 				}
-				fmt.Fprintf(os.Stderr, "%s:%d:%d: %s\n", name, e.Line, e.Col, e.Msg)
+				fmt.Fprintf(stderr, "%s:%d:%d: %s\n", name, e.Line, e.Col, e.Msg)
 			}
-			os.Exit(1)
+			return errReported
 		}
 		return err
 	}
 	for _, w := range res.Warnings {
-		fmt.Fprintln(os.Stderr, "warning:", w)
+		fmt.Fprintln(stderr, "warning:", w)
 	}
 	if out == "" {
 		ext := ".bin"
@@ -130,6 +151,5 @@ func runAsm(src, out string, hex bool, list, sym string, incs, defs []string) er
 	if err := write(sym, func(b *bytes.Buffer) error { return res.WriteSymbols(b) }); err != nil {
 		return err
 	}
-	_ = strconv.Itoa
 	return nil
 }
