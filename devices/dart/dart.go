@@ -28,6 +28,9 @@
 // Known inaccuracies / assumptions:
 //   - [A] The terminal uses the same format and rate as the receiver is
 //     programmed for; a character starts as soon as the previous one ends.
+//   - [A] Characters fed while the receiver is disabled (WR3 bit 0) or its
+//     clock is stopped wait at the far end instead of being lost, as if the
+//     terminal were flow-controlled; a real terminal would lose them.
 //   - [A] A character in flight keeps the timing computed when it started if
 //     the CTC is reprogrammed meanwhile; only a stopped clock is re-timed.
 //   - [A] The receiver delivers a character at the end of its stop bit(s)
@@ -364,8 +367,8 @@ func (c *Channel) Feed(b []byte) {
 func (c *Channel) Queued() int { return len(c.lineIn) }
 
 func (c *Channel) startRx(now sched.Time) {
-	if c.rxEvent != nil || len(c.lineIn) == 0 || c.clock == nil {
-		return
+	if c.rxEvent != nil || len(c.lineIn) == 0 || c.clock == nil || c.wr[3]&0x01 == 0 {
+		return // [A] the far end holds its characters while the receiver is off
 	}
 	end := c.clock.PulseAfter(now, framePulses(c.wr[4], c.rxBits()))
 	if end == sched.MaxTime {

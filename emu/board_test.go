@@ -1,0 +1,250 @@
+package emu_test
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"lbplus/asm"
+	"lbplus/emu"
+	"lbplus/emu/console"
+	"lbplus/emu/sched"
+	"lbplus/roms/monitor"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files in testdata")
+
+func assemble(t testing.TB, file string, defines map[string]int64) []byte {
+	t.Helper()
+	r, err := asm.Assemble(os.DirFS("testdata"), file, asm.Options{Defines: defines})
+	require.NoError(t, err)
+	return r.Bytes
+}
+
+func newMonitorBoard(t testing.TB) (*emu.Board, *console.Transcript) {
+	t.Helper()
+	rom, err := monitor.Image()
+	require.NoError(t, err)
+	tr := &console.Transcript{}
+	cfg := emu.DefaultConfig(rom)
+	cfg.ConsoleOut = tr.Out
+	b, err := emu.New(cfg)
+	require.NoError(t, err)
+	return b, tr
+}
+
+// A session at the monitor, typed at 9615 baud one command after each
+// prompt, with an Intel HEX file pasted in one go.
+var session = []string{
+	"H",
+	"D 0 20",
+	"S 9000 DB 84 E6 04 28 FA 3E 41 D3 80 C9", // wait for TBE, send 'A', RET
+	"DX\b 9000 8",
+	"G 9000",
+	":08A00000010203040506070834\r:08A0080041424344454647482C\r:00000001FF",
+	"D A000 10",
+	"I 29",
+	"O 1 55",
+	"S A000 zz",
+	":08A00000010203040506070835",
+	"X",
+}
+
+func runSession(t testing.TB, b *emu.Board, tr *console.Transcript) {
+	t.Helper()
+	ty := &console.Typist{B: b, T: tr}
+	for _, cmd := range session {
+		require.NoError(t, ty.Command("> ", cmd))
+	}
+	require.NoError(t, ty.WaitFor("> "))
+}
+
+func TestMonitorSessionGolden(t *testing.T) {
+	b, tr := newMonitorBoard(t)
+	runSession(t, b, tr)
+	golden := filepath.Join("testdata", "monitor_session.golden")
+	got := tr.String()
+	if *update {
+		require.NoError(t, os.WriteFile(golden, []byte(got), 0o644))
+	}
+	want, err := os.ReadFile(golden)
+	require.NoError(t, err, "run go test ./emu -run Golden -update to create it")
+	assert.Equal(t, string(want), got)
+	assert.Equal(t, uint8(0x55), b.PrinterData(), "O 1 55 reached the printer latch")
+	assert.Contains(t, got, "0010 bytes loaded")
+
+	// Characters leave back to back at the baud rate the ROM programmed:
+	// 10 bits x 16 clocks x 13 x 500 ns = 1.04 ms, never closer.
+	minGap := sched.MaxTime
+	for i := 1; i < len(tr.Times); i++ {
+		minGap = min(minGap, tr.Times[i]-tr.Times[i-1])
+	}
+	assert.Equal(t, 1040*sched.Microsecond, minGap)
+}
+
+func TestDeterministicTraceHash(t *testing.T) {
+	run := func(extra string) (uint64, string, uint64) {
+		b, tr := newMonitorBoard(t)
+		runSession(t, b, tr)
+		if extra != "" {
+			ty := &console.Typist{B: b, T: tr}
+			require.NoError(t, ty.Type(extra))
+			require.NoError(t, ty.WaitFor("> "))
+		}
+		return b.TraceHash(), tr.String(), b.CPU().T()
+	}
+	h1, s1, t1 := run("")
+	h2, s2, t2 := run("")
+	assert.Equal(t, h1, h2)
+	assert.Equal(t, s1, s2)
+	assert.Equal(t, t1, t2)
+	h3, _, _ := run("D 0 1\r")
+	assert.NotEqual(t, h1, h3)
+}
+
+func TestDaisyChainPriorityAndRETI(t *testing.T) {
+	tests := []struct {
+		mode int64
+		log  string
+		why  string
+	}{
+		{1, "CcDd", "CTC outranks DART; CTC in service blocks DART until RETI"},
+		{2, "Cc", "EI; RET leaves the CTC in service: the DART is never served"},
+		{3, "DCcd", "the CTC nests inside the DART's handler"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.why, func(t *testing.T) {
+			rom := assemble(t, "daisy.asm", map[string]int64{"MODE": tt.mode})
+			b, err := emu.New(emu.DefaultConfig(rom))
+			require.NoError(t, err)
+			b.ConsoleInput([]byte("x"))
+			require.NoError(t, b.RunFor(30*sched.Millisecond))
+			var log []byte
+			for a := uint16(0x9000); b.RAM(a) != 0 && a < 0x9010; a++ {
+				log = append(log, b.RAM(a))
+			}
+			assert.Equal(t, tt.log, string(log))
+		})
+	}
+}
+
+func TestBadROMSize(t *testing.T) {
+	for _, n := range []int{0, 100, 4095, 6144, 65536} {
+		cfg := emu.DefaultConfig(make([]byte, n))
+		cfg.ROMName = "odd.bin"
+		_, err := emu.New(cfg)
+		require.Error(t, err, "size %d", n)
+		assert.Contains(t, err.Error(), "odd.bin")
+		assert.Contains(t, err.Error(), "4, 8, 16 or 32 KB")
+	}
+	for _, n := range []int{4096, 8192, 16384, 32768} {
+		_, err := emu.New(emu.DefaultConfig(make([]byte, n)))
+		assert.NoError(t, err, "size %d", n)
+	}
+	path := filepath.Join(t.TempDir(), "short.rom")
+	require.NoError(t, os.WriteFile(path, make([]byte, 3000), 0o644))
+	_, err := emu.ReadROMFile(path)
+	require.Error(t, err)
+	assert.True(t, strings.HasPrefix(err.Error(), path+": ROM image is 3000 bytes"), err.Error())
+	_, err = emu.ReadROMFile(filepath.Join(t.TempDir(), "missing.rom"))
+	assert.ErrorContains(t, err, "missing.rom")
+}
+
+func TestROMOverlayWritesReachRAM(t *testing.T) {
+	rom := make([]byte, 8192)
+	for i := range rom {
+		rom[i] = 0xA5
+	}
+	b, err := emu.New(emu.DefaultConfig(rom))
+	require.NoError(t, err)
+	b.Write(0x0010, 0x42, 0)
+	b.Write(0x2000, 0x43, 0)
+	assert.Equal(t, uint8(0xA5), b.Read(0x0010, 0), "ROM read while mapped")
+	assert.Equal(t, uint8(0xA5), b.Read(0x1FFF, 0))
+	assert.Equal(t, uint8(0x43), b.Read(0x2000, 0), "above an 8 KB ROM: RAM")
+	b.Out(0x00, 0x40, 10)
+	assert.False(t, b.ROMMapped())
+	assert.Equal(t, uint8(0x42), b.Read(0x0010, 0), "the write went to RAM beneath")
+	b.Out(0x00, 0x00, 20)
+	assert.Equal(t, uint8(0xA5), b.Fetch(0x0010, 0))
+}
+
+// fakeSCSI records accesses; DRQ is set by a scheduled event.
+type fakeSCSI struct {
+	regs    [8]uint8
+	dma     []uint8
+	drq     bool
+	dmaRead uint8
+}
+
+func (f *fakeSCSI) Read(r int) uint8     { return f.regs[r] }
+func (f *fakeSCSI) Write(r int, v uint8) { f.regs[r] = v }
+func (f *fakeSCSI) DMARead() uint8       { return f.dmaRead }
+func (f *fakeSCSI) DMAWrite(v uint8)     { f.dma = append(f.dma, v) }
+func (f *fakeSCSI) DRQ() bool            { return f.drq }
+
+func TestIODecode(t *testing.T) {
+	cfg := emu.DefaultConfig(make([]byte, 4096))
+	cfg.SCSIID = 3
+	b, err := emu.New(cfg)
+	require.NoError(t, err)
+	f := &fakeSCSI{dmaRead: 0x77}
+	b.AttachSCSI(f)
+
+	v, _ := b.In(0x1229, 0)
+	assert.Equal(t, uint8(0xFB), v, "J9: spare jumpers open, ID 3")
+	b.Out(0xFF23, 0x12, 0)
+	assert.Equal(t, uint8(0x12), f.regs[3], "A8-A15 ignored")
+	v, _ = b.In(0x0023, 0)
+	assert.Equal(t, uint8(0x12), v)
+	v, w := b.In(0x28, 0)
+	assert.Equal(t, uint8(0x77), v)
+	assert.Zero(t, w, "hypothesis A: no wait")
+	b.Out(0x28, 0x99, 0)
+	assert.Equal(t, []uint8{0x99}, f.dma)
+	for _, p := range []uint16{0x10, 0x2A, 0x30, 0x90, 0xC0, 0xFF} {
+		v, _ := b.In(p, 0)
+		assert.Equal(t, uint8(0xFF), v, "port %02x floats", p)
+	}
+	// CTC channel = (port >> 4) & 3: 0x5F is channel 1.
+	b.Out(0x5F, 0x05, 0) // control, TC follows (stopped: counter shows TC)
+	b.Out(0x5F, 0x21, 0)
+	v, _ = b.In(0x50, 0)
+	assert.Equal(t, uint8(0x21), v)
+	// Port 00 latch.
+	b.Out(0x00, 0x51, 0)
+	assert.Equal(t, uint8(0x51), b.Latch())
+	assert.False(t, b.ROMMapped())
+}
+
+func TestWaitOnDRQ(t *testing.T) {
+	cfg := emu.DefaultConfig(make([]byte, 4096))
+	cfg.WaitOnDRQ = true
+	b, err := emu.New(cfg)
+	require.NoError(t, err)
+	f := &fakeSCSI{}
+	b.AttachSCSI(f)
+	// DRQ rises 10 us (40 T) in; the access starts at T 100 (25 us).
+	b.Sched().At(35*sched.Microsecond, "drq", func(sched.Time) { f.drq = true })
+	_, w := b.In(0x28, 100)
+	assert.Equal(t, 40-emu.WaitSample, w, "WAIT until the first TW sample after DRQ")
+	// With DRQ already high there is no wait.
+	assert.Zero(t, b.Out(0x28, 1, 200))
+}
+
+func TestWaitOnDRQForeverHangs(t *testing.T) {
+	rom := make([]byte, 4096)
+	copy(rom, []byte{0xDB, 0x28, 0x18, 0xFC}) // IN A,(28h); JR -4
+	cfg := emu.DefaultConfig(rom)
+	cfg.WaitOnDRQ = true
+	cfg.MaxWait = sched.Millisecond
+	b, err := emu.New(cfg)
+	require.NoError(t, err)
+	err = b.RunFor(10 * sched.Millisecond)
+	assert.ErrorIs(t, err, emu.ErrHung)
+}
