@@ -295,13 +295,16 @@ func (c *Chip) bsr() uint8 {
 
 // Write sets register reg (0-7) at s.Now().
 func (c *Chip) Write(reg int, v uint8) {
-	switch reg & 7 {
+	reg &= 7
+	if reg != RegICR && c.bus.Lines()&scsi.RST != 0 {
+		return // held in reset while RST is on the bus [A]
+	}
+	switch reg {
 	case RegData:
 		c.odr = v
 	case RegICR:
-		wasRST := c.icr&ICRRST != 0
 		c.icr = v & icrWritable
-		if c.icr&ICRRST != 0 && !wasRST {
+		if c.icr&ICRRST != 0 {
 			c.drive()
 			c.busReset()
 			return

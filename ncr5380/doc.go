@@ -55,6 +55,9 @@
 //     is clear (as MAME does) [A].
 //   - A DACK read while a handshake is still running (ACK on) returns IDR
 //     and is counted stale, like one with no byte latched [A].
+//   - While RST is on the bus the chip is held reset: writes to registers
+//     other than the ICR are ignored, and every ICR write with bit 7 resets
+//     the chip again [A].
 //   - Register 7 reads back 0 and the test-mode and differential-enable ICR
 //     write bits are ignored [A].
 //   - The chip's own edge delays (Timing) are assumptions of a few hundred
