@@ -177,6 +177,8 @@ type Chip struct {
 
 	prev scsi.Line // bus lines at the last change, for edges
 
+	evName struct{ drq, arb, latch, ack, ackOff string } // built once: events are per byte
+
 	// OnIRQ and OnDRQ, if set, are called when the IRQ or DRQ output
 	// changes level.
 	OnIRQ func(bool)
@@ -186,6 +188,8 @@ type Chip struct {
 // New attaches a 5380 to bus.
 func New(s *sched.Scheduler, bus *scsi.Bus, name string) *Chip {
 	c := &Chip{s: s, bus: bus, name: name, Timing: DefaultTiming()}
+	c.evName.drq, c.evName.arb, c.evName.latch = name+" DMA DRQ", name+" arbitration", name+" DMA latch"
+	c.evName.ack, c.evName.ackOff = name+" DMA ACK", name+" DMA ACK off"
 	c.port = bus.Attach(name, c.onChange)
 	c.prev = bus.Lines()
 	return c
@@ -319,7 +323,7 @@ func (c *Chip) Write(reg int, v uint8) {
 		if c.mr&MRDMA != 0 {
 			c.stopDMA()
 			c.dma = txDRQPending
-			c.ev = c.s.After(c.Timing.AckOffToDRQ, c.name+" DMA DRQ", c.txDRQ)
+			c.ev = c.s.After(c.Timing.AckOffToDRQ, c.evName.drq, c.txDRQ)
 		}
 	case RegDMATRx:
 		// Target mode is not modelled.
@@ -475,7 +479,7 @@ func (c *Chip) step() {
 	case arbWaiting:
 		if l&(scsi.BSY|scsi.SEL|scsi.RST) == 0 {
 			c.arb = arbSettle
-			c.arbEv = c.s.After(c.Timing.ArbBusFree, c.name+" arbitration", func(sched.Time) {
+			c.arbEv = c.s.After(c.Timing.ArbBusFree, c.evName.arb, func(sched.Time) {
 				c.arbEv = nil
 				if c.bus.Lines()&(scsi.BSY|scsi.SEL|scsi.RST) != 0 {
 					c.arb = arbWaiting
@@ -509,7 +513,7 @@ func (c *Chip) step() {
 	case rxWaitReq:
 		if req && match {
 			c.dma = rxLatchPending
-			c.ev = c.s.After(c.Timing.ReqToDRQ, c.name+" DMA latch", func(sched.Time) {
+			c.ev = c.s.After(c.Timing.ReqToDRQ, c.evName.latch, func(sched.Time) {
 				c.ev = nil
 				c.idr = c.bus.Data()
 				c.dma = rxLatched
@@ -519,7 +523,7 @@ func (c *Chip) step() {
 	case rxAck:
 		if !req {
 			c.dma = rxAckOffPending
-			c.ev = c.s.After(c.Timing.ReqOffToAckOff, c.name+" DMA ACK off", func(sched.Time) {
+			c.ev = c.s.After(c.Timing.ReqOffToAckOff, c.evName.ackOff, func(sched.Time) {
 				c.ev = nil
 				c.dmaACK = false
 				c.dma = rxWaitReq
@@ -530,7 +534,7 @@ func (c *Chip) step() {
 	case txWaitReq:
 		if req && match {
 			c.dma = txAckPending
-			c.ev = c.s.After(c.Timing.ReqToAck, c.name+" DMA ACK", func(sched.Time) {
+			c.ev = c.s.After(c.Timing.ReqToAck, c.evName.ack, func(sched.Time) {
 				c.ev = nil
 				c.dmaDB, c.dmaACK = true, true
 				c.dma = txAck
@@ -542,12 +546,12 @@ func (c *Chip) step() {
 	case txAck:
 		if !req {
 			c.dma = txAckOffPending
-			c.ev = c.s.After(c.Timing.ReqOffToAckOff, c.name+" DMA ACK off", func(sched.Time) {
+			c.ev = c.s.After(c.Timing.ReqOffToAckOff, c.evName.ackOff, func(sched.Time) {
 				c.ev = nil
 				c.dmaDB, c.dmaACK = false, false
 				c.drive()
 				c.dma = txDRQPending
-				c.ev = c.s.After(c.Timing.AckOffToDRQ, c.name+" DMA DRQ", c.txDRQ)
+				c.ev = c.s.After(c.Timing.AckOffToDRQ, c.evName.drq, c.txDRQ)
 			})
 		}
 	}
@@ -571,7 +575,7 @@ func (c *Chip) DMARead() uint8 {
 	c.setDRQ(false)
 	c.Stats.DMABytesIn++
 	c.dma = rxAckPending
-	c.ev = c.s.After(c.Timing.DackToAck, c.name+" DMA ACK", func(sched.Time) {
+	c.ev = c.s.After(c.Timing.DackToAck, c.evName.ack, func(sched.Time) {
 		c.ev = nil
 		c.dmaACK = true
 		c.dma = rxAck

@@ -104,6 +104,10 @@ type Target struct {
 	msgBytes   int
 
 	Stats TargetStats
+
+	// Event names, built once: there are several events per byte.
+	evPhase         [8]string
+	evReq, evReqOff string
 }
 
 // NewTarget attaches a target engine with SCSI ID id (0-7) to bus.
@@ -113,6 +117,10 @@ func NewTarget(bus *Bus, id int, name string, dev Device, timing Timing) *Target
 	}
 	t := &Target{bus: bus, s: bus.Sched(), id: id, name: name, dev: dev, timing: timing}
 	t.port = bus.Attach(name, t.onChange)
+	for p := range t.evPhase {
+		t.evPhase[p] = name + " " + Phase(p).String()
+	}
+	t.evReq, t.evReqOff = name+" REQ", name+" REQ off"
 	return t
 }
 
@@ -216,7 +224,7 @@ func (t *Target) start(x *transfer) {
 	if g := t.lastAckOff + x.gap; g > at {
 		at = g
 	}
-	t.ev = t.s.At(at, t.name+" "+x.phase.String(), t.stepPhase)
+	t.ev = t.s.At(at, t.evPhase[x.phase], t.stepPhase)
 }
 
 // stepPhase drives the phase lines and, for a byte to the initiator, the
@@ -239,7 +247,7 @@ func (t *Target) stepPhase(now sched.Time) {
 		t.port.DriveData(0, false)
 	}
 	t.xs = xReq
-	t.ev = t.s.At(reqAt, t.name+" REQ", func(now sched.Time) {
+	t.ev = t.s.At(reqAt, t.evReq, func(now sched.Time) {
 		t.ev = nil
 		t.xs = xWaitAck
 		t.port.Drive(REQ, REQ)
@@ -282,7 +290,7 @@ func (t *Target) poll(now sched.Time) {
 					t.x.b = t.bus.Data()
 				}
 				t.xs = xReqOff
-				t.ev = t.s.After(t.timing.ReqOffAfterAck, t.name+" REQ off", func(now sched.Time) {
+				t.ev = t.s.After(t.timing.ReqOffAfterAck, t.evReqOff, func(now sched.Time) {
 					t.ev = nil
 					t.xs = xWaitOff
 					t.port.Drive(0, REQ)
