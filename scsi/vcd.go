@@ -12,7 +12,10 @@ import (
 // VCD writes bus changes as a Value Change Dump: one 1-bit wire per control
 // line (BSY ... RST, DBP) and per data bit (DB0-DB7). Only 1-bit wires are
 // used so that older sigrok VCD readers (libsigrok 0.5) accept the file.
-// The timescale is 1 ns; times are rounded down to it.
+// The timescale is 1 ns (NewVCD) or any power-of-ten unit (NewVCDScale);
+// times are rounded down to it. sigrok turns every timescale unit into a
+// sample, so for long captures use a coarser unit or sigrok's
+// `-I vcd:downsample=N`.
 type VCD struct {
 	w     *bufio.Writer
 	scale sched.Time
@@ -29,9 +32,30 @@ func vcdID(i int) string { return string(rune('!' + i)) }
 
 // NewVCD writes the VCD header to w and returns the writer; pass its Change
 // to Bus.Observe and call Flush at the end.
-func NewVCD(w io.Writer) *VCD {
+func NewVCD(w io.Writer) *VCD { return NewVCDScale(w, sched.Nanosecond) }
+
+// vcdUnits are the timescales VCD allows that sched.Time can express.
+var vcdUnits = []struct {
+	t    sched.Time
+	name string
+}{
+	{sched.Picosecond, "1 ps"}, {10 * sched.Picosecond, "10 ps"}, {100 * sched.Picosecond, "100 ps"},
+	{sched.Nanosecond, "1 ns"}, {10 * sched.Nanosecond, "10 ns"}, {100 * sched.Nanosecond, "100 ns"},
+	{sched.Microsecond, "1 us"}, {10 * sched.Microsecond, "10 us"}, {100 * sched.Microsecond, "100 us"},
+	{sched.Millisecond, "1 ms"},
+}
+
+// NewVCDScale is NewVCD with timescale unit, which must be 1, 10 or 100 of
+// ps, ns or us, or 1 ms; any other value is taken as 1 ns.
+func NewVCDScale(w io.Writer, unit sched.Time) *VCD {
 	v := &VCD{w: bufio.NewWriter(w), scale: sched.Nanosecond}
-	v.printf("$version lbplus scsi bus $end\n$timescale 1 ns $end\n$scope module scsi $end\n")
+	name := "1 ns"
+	for _, u := range vcdUnits {
+		if u.t == unit {
+			v.scale, name = u.t, u.name
+		}
+	}
+	v.printf("$version lbplus scsi bus $end\n$timescale %s $end\n$scope module scsi $end\n", name)
 	for i, n := range lineNames {
 		// "C/D" and "I/O" lose the slash: some viewers split names on it.
 		v.printf("$var wire 1 %s %s $end\n", vcdID(i), strings.ReplaceAll(n, "/", ""))

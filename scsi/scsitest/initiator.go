@@ -47,18 +47,19 @@ type Initiator struct {
 	// counts all bytes of the command).
 	ByteDelay func(phase scsi.Phase, index int) sched.Time
 
-	target   int
-	cdb      []byte
-	out      []byte
-	identify bool
-	lun      int
-	ci, oi   int
-	n        int
-	state    int
-	ev       *sched.Event
-	res      *Result
-	lastPh   scsi.Phase
-	hadPhase bool
+	target     int
+	cdb        []byte
+	out        []byte
+	identify   bool
+	lun        int
+	ci, oi     int
+	n          int
+	state      int
+	ev         *sched.Event
+	res        *Result
+	lastPh     scsi.Phase
+	selTimeout *sched.Event
+	hadPhase   bool
 }
 
 const (
@@ -93,13 +94,14 @@ func (in *Initiator) Start(target int, cdb, dataOut []byte, identify bool, lun i
 	}
 	in.port.Drive(scsi.SEL|atn, scsi.SEL|scsi.ATN)
 	in.ev = in.s.After(scsi.SelectionTimeout, "initiator selection timeout", func(now sched.Time) {
-		in.ev = nil
+		in.ev, in.selTimeout = nil, nil
 		in.res.Timeout = true
 		in.res.Done = true
 		in.res.End = now
 		in.state = iIdle
 		in.port.Release()
 	})
+	in.selTimeout = in.ev
 	return in.res
 }
 
@@ -118,7 +120,8 @@ func (in *Initiator) onChange(now sched.Time) {
 	l := in.bus.Lines()
 	switch in.state {
 	case iSelecting:
-		if l&scsi.BSY != 0 && in.ev != nil && in.ev.Name() == "initiator selection timeout" {
+		if l&scsi.BSY != 0 && in.selTimeout != nil {
+			in.selTimeout = nil
 			in.s.Cancel(in.ev)
 			in.res.Selected = now
 			in.ev = in.s.After(2*scsi.DeskewDelay, "initiator release SEL", func(sched.Time) {
