@@ -1,0 +1,186 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"lbplus/bench"
+	"lbplus/roms/backup"
+)
+
+func init() {
+	var (
+		source, diskHS, tapeHS, readSize   string
+		hdIL, tapeIL, diskBurst, tapeBurst int
+		mb                                 float64
+		noTape, asJSON, console, waitDRQ   bool
+		plotTo                             string
+	)
+	cmd := &cobra.Command{
+		Use:   "backup",
+		Short: "Run BACKUP with any combination of the story's settings",
+		Long: `Runs BACKUP once on a fresh board and fresh images with the settings given,
+and prints the same table (or --json array) as bench seed.
+
+Examples:
+  lbplus bench backup --hd-interleave 3 --disk-handshake burst --read-size 8K \
+      --tape-interleave 3 --tape-handshake burst --tape-burst 16
+  lbplus bench backup --tape-burst 256 --tape-handshake burst   # the write hang`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			passes, err := passesForMB(mb)
+			if err != nil {
+				return err
+			}
+			p := backup.Defaults()
+			p.Passes = passes
+			p.Console = console
+			switch source {
+			case "scsi":
+				p.Source = backup.SourceSCSI
+			case "bios":
+				p.Source = backup.SourceBIOS
+			default:
+				return fmt.Errorf("--source %q: use scsi or bios", source)
+			}
+			if p.DiskMode, err = handshake("--disk-handshake", diskHS); err != nil {
+				return err
+			}
+			if p.TapeMode, err = handshake("--tape-handshake", tapeHS); err != nil {
+				return err
+			}
+			p.DiskBurst, p.TapeBurst = diskBurst, tapeBurst
+			if p.ReadSectors, err = parseReadSize(readSize); err != nil {
+				return err
+			}
+			if p.Source == backup.SourceBIOS {
+				p.ReadSectors = 1
+			}
+			p.BufSectors = backup.TapeBlock / backup.SectorSize
+			if p.ReadSectors > p.BufSectors {
+				p.BufSectors = p.ReadSectors
+			}
+			if noTape {
+				p.TapeID = backup.NoTape
+			}
+			if p.BufSectors%p.ReadSectors != 0 {
+				return fmt.Errorf("--read-size %s: 8 KB is not a whole number of READs of that size", readSize)
+			}
+			if p.TapeID != backup.NoTape && p.BufSectors%16 != 0 {
+				return fmt.Errorf("--read-size %s: READs larger than 8 KB must be whole tape blocks (multiples of 8K)", readSize)
+			}
+			if err := p.Validate(); err != nil {
+				return err
+			}
+			name := fmt.Sprintf("custom-hd%d", hdIL)
+			if !noTape {
+				name += fmt.Sprintf("-tape%d", tapeIL)
+			}
+			row := bench.Row{Setup: bench.Setup{Name: name, DiskInterleave: hdIL, TapeInterleave: tapeIL, Program: p}}
+			for _, r := range bench.Rows(passes) { // a known row keeps its story figure
+				if sameSetup(r.Setup, row.Setup) {
+					row.Name, row.Story, row.StoryBelow = r.Name, r.Story, r.StoryBelow
+				}
+			}
+			return runBackupRow(cmd, row, asJSON, plotTo, waitDRQ, mb >= 10)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&source, "source", "scsi", "disk path: scsi (direct READs) or bios (128-byte BIOS calls)")
+	f.IntVar(&hdIL, "hd-interleave", 3, "disk FORMAT interleave")
+	f.IntVar(&tapeIL, "tape-interleave", 3, "tape format interleave")
+	f.StringVar(&diskHS, "disk-handshake", "burst", "byte or burst (INIR)")
+	f.IntVar(&diskBurst, "disk-burst", bench.StoryDiskBurst, "bytes per INIR burst (1-256)")
+	f.StringVar(&readSize, "read-size", "8K", "bytes per disk READ: a multiple of 512 up to 32K (e.g. 512, 4K, 8K)")
+	f.StringVar(&tapeHS, "tape-handshake", "burst", "byte or burst (OTIR, DRQ checked between bursts)")
+	f.IntVar(&tapeBurst, "tape-burst", bench.StoryTapeBurst, "bytes per OTIR burst (1-256)")
+	f.Float64Var(&mb, "mb", defaultSeedMB, "megabytes (10^6) to copy")
+	f.BoolVar(&noTape, "no-tape", false, "read the disk only")
+	f.BoolVar(&asJSON, "json", false, "print a JSON array instead of the table")
+	f.BoolVar(&console, "console", false, "show what BACKUP prints on the console")
+	f.BoolVar(&waitDRQ, "wait-on-drq", false, "board option: port 28 holds WAIT until DRQ (hypothesis B)")
+	f.StringVar(&plotTo, "plot", "", "draw measured against story bytes/s into this PNG file")
+	benchCmd.AddCommand(cmd)
+}
+
+func handshake(flag, v string) (backup.Handshake, error) {
+	switch v {
+	case "byte":
+		return backup.Byte, nil
+	case "burst":
+		return backup.Burst, nil
+	}
+	return 0, fmt.Errorf("%s %q: use byte or burst", flag, v)
+}
+
+// parseReadSize reads "8K", "4096", "512" as 512-byte blocks.
+func parseReadSize(s string) (int, error) {
+	t := strings.ToUpper(strings.TrimSpace(s))
+	mul := 1
+	if strings.HasSuffix(t, "K") {
+		t, mul = strings.TrimSuffix(t, "K"), 1024
+	}
+	n, err := strconv.Atoi(t)
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("--read-size %q: not a size (use e.g. 512, 4K, 8K)", s)
+	}
+	n *= mul
+	if n%backup.SectorSize != 0 || n/backup.SectorSize > backup.MaxBufSector {
+		return 0, fmt.Errorf("--read-size %q: must be a multiple of 512 bytes up to 32K", s)
+	}
+	return n / backup.SectorSize, nil
+}
+
+func sameSetup(a, b bench.Setup) bool {
+	pa, pb := a.Program, b.Program
+	pa.Passes, pb.Passes = 0, 0
+	pa.Console, pb.Console = false, false
+	return a.DiskInterleave == b.DiskInterleave && a.TapeInterleave == b.TapeInterleave && pa == pb
+}
+
+func runBackupRow(cmd *cobra.Command, row bench.Row, asJSON bool, plotTo string, waitDRQ, withTime bool) error {
+	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	dir, err := os.MkdirTemp("", "lbplus-bench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	bar := newProgress(stderr)
+	o := bench.Options{Dir: dir, WaitOnDRQ: waitDRQ,
+		Progress: func(done, total int64) { bar.show(row.Name, done, total) }}
+	var con []byte
+	if row.Program.Console {
+		o.Console = func(b byte) { con = append(con, b) }
+	}
+	start := time.Now()
+	r, err := bench.Run(row.Setup, o)
+	bar.done()
+	if err != nil {
+		return err
+	}
+	res := []bench.RowResult{{Row: row, Result: r}}
+	if plotTo != "" {
+		if err := bench.PlotSeed(res, plotTo); err != nil {
+			return fmt.Errorf("%s: %w", plotTo, err)
+		}
+	}
+	if asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode([]bench.RowJSON{res[0].JSON()})
+	}
+	if len(con) > 0 {
+		fmt.Fprintf(stdout, "console: %s\n", strings.TrimSpace(string(con)))
+	}
+	if err := bench.WriteTable(stdout, res, withTime); err != nil {
+		return err
+	}
+	reportSpeed(stdout, res, time.Since(start).Seconds())
+	return nil
+}
