@@ -1,0 +1,144 @@
+// Package diskbench holds DISKBENCH, the Z80 program that replays the
+// story's interleave measurement (seed 000, REFERENCE.md 8 row 5: time to
+// move 8192 bytes from disk to memory as 4K x2 or 8K x1 READs), and the
+// harness that runs it on a fresh emulated board with an ACB-4000 and an
+// ST-125 image formatted at a chosen interleave.
+//
+// The time is taken two ways: by the program itself with the CTC (64 us
+// units, as a program on the real machine could) and on the SCSI bus from
+// the first READ's selection to the bus free after the last READ, as the
+// story's scope did. Nothing here knows the story's figures except Story,
+// which only feeds reports.
+//
+// Known inaccuracies / assumptions:
+//   - The program is placed in RAM directly (no CP/M) and boots through a
+//     three-instruction stub ROM, as the bench harness does [A].
+//   - The story's runs sampled an unknown rotational phase; Run takes the
+//     spindle phase at power-on as an input (acb4000 Params.IndexPhase) so
+//     a report can average over it [A].
+package diskbench
+
+import (
+	"embed"
+	"fmt"
+	"io/fs"
+
+	"lbplus/asm"
+	"lbplus/roms/scsilib"
+)
+
+//go:embed diskbench.asm
+var files embed.FS
+
+// Sources is every file the program needs, for asm.Assemble.
+func Sources() fs.FS { return asm.UnionFS(files, scsilib.FS) }
+
+// Program is the assembled DISKBENCH.
+type Program struct {
+	Org     uint16
+	Bytes   []byte
+	Params  uint16
+	Results uint16
+}
+
+// Build assembles DISKBENCH with lbplus/asm.
+func Build() (*Program, error) {
+	r, err := asm.Assemble(Sources(), "diskbench.asm", asm.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("diskbench.asm: %w", err)
+	}
+	p := &Program{Org: r.Org, Bytes: r.Bytes, Params: uint16(r.Symbols["params"]), Results: uint16(r.Symbols["results"])}
+	if st := r.Symbols["stack"]; st > BufferAddr {
+		return nil, fmt.Errorf("diskbench.asm: program ends at %04Xh, inside its buffer at %04Xh", st, BufferAddr)
+	}
+	return p, nil
+}
+
+// Layout constants shared with diskbench.asm.
+const (
+	BufferAddr  = 0x4000
+	MaxBlocks   = 64 // 32 KB buffer
+	ParamsSize  = 10
+	ResultsSize = 8
+	TickUS      = 64 // CTC unit, us
+	BlockSize   = 512
+)
+
+// Handshake modes (scsilib mode bit 1).
+const (
+	ByteByByte = 0 // one DRQ poll per byte: 15 us a byte
+	Burst      = 2 // INIR bursts: 5.25 us a byte
+)
+
+// Params is the program's parameter block.
+type Params struct {
+	Target    uint8
+	Mode      uint8 // ByteByByte or Burst
+	Burst     int   // bytes per INIR burst 1..256
+	ReadSecs  int   // blocks per READ 1..64
+	Reads     int   // READ commands, Reads*ReadSecs <= 64
+	LBA       int   // first block, < 2^21
+	ReadyTrys int   // TEST UNIT READY tries 1..255
+	Timeout   int   // scsilib timeout units 1..255
+}
+
+// Defaults is the story's 4K x2 burst case from block 0.
+func Defaults() Params {
+	return Params{Target: 0, Mode: Burst, Burst: 256, ReadSecs: 8, Reads: 2, LBA: 0, ReadyTrys: 10, Timeout: 4}
+}
+
+// Validate checks the ranges the program relies on.
+func (p Params) Validate() error {
+	switch {
+	case p.Target > 7:
+		return fmt.Errorf("target %d not 0-7", p.Target)
+	case p.Mode != ByteByByte && p.Mode != Burst:
+		return fmt.Errorf("mode %d not byte (0) or burst (2)", p.Mode)
+	case p.Burst < 1 || p.Burst > 256:
+		return fmt.Errorf("burst %d not 1-256", p.Burst)
+	case p.ReadSecs < 1 || p.Reads < 1 || p.ReadSecs*p.Reads > MaxBlocks:
+		return fmt.Errorf("%d READs of %d blocks: 1-%d blocks in all", p.Reads, p.ReadSecs, MaxBlocks)
+	case p.LBA < 0 || p.LBA+p.ReadSecs*p.Reads > 1<<21:
+		return fmt.Errorf("block %d out of range", p.LBA)
+	case p.ReadyTrys < 1 || p.ReadyTrys > 255 || p.Timeout < 1 || p.Timeout > 255:
+		return fmt.Errorf("tries %d / timeout %d not 1-255", p.ReadyTrys, p.Timeout)
+	}
+	return nil
+}
+
+// Encode lays the block out as diskbench.asm expects.
+func (p Params) Encode() []byte {
+	return []byte{p.Target, p.Mode, byte(p.Burst), byte(p.ReadSecs), byte(p.Reads),
+		byte(p.LBA), byte(p.LBA >> 8), byte(p.LBA >> 16), byte(p.ReadyTrys), byte(p.Timeout)}
+}
+
+// Program states in the result block.
+const (
+	StateLoaded  = 0
+	StateRunning = 1
+	StateDone    = 2
+	StateFailed  = 3
+)
+
+// Results is the program's result block.
+type Results struct {
+	State  uint8
+	Err    uint8 // scsilib SE_* code, 80h for a status other than GOOD
+	Status uint8
+	Reads  int    // READs completed
+	Ticks  uint32 // CTC units of 64 us over the READs
+}
+
+// DecodeResults reads the result block.
+func DecodeResults(b []byte) Results {
+	return Results{State: b[0], Err: b[1], Status: b[2], Reads: int(b[3]),
+		Ticks: uint32(b[4]) | uint32(b[5])<<8 | uint32(b[6])<<16 | uint32(b[7])<<24}
+}
+
+// Story is the seed's interleave table (REFERENCE.md 8 rows 5 and 8), for
+// reports only: milliseconds for 8192 bytes by interleave, 4K x2 bursts, and
+// one 8K read at 3:1.
+var Story = map[string]map[int]float64{
+	"4Kx2": {2: 165, 3: 80, 4: 95, 5: 110, 6: 120, 7: 140, 8: 120, 9: 140},
+	"8Kx1": {3: 60},
+}

@@ -1,0 +1,91 @@
+package diskbench
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"lbplus/asm"
+	"lbplus/devices/acb4000"
+	"lbplus/emu/sched"
+)
+
+func TestBuildLayout(t *testing.T) {
+	p, err := Build()
+	require.NoError(t, err)
+	assert.Equal(t, uint16(0x100), p.Org)
+	assert.Equal(t, uint16(0x103), p.Params)
+	r, err := asm.Assemble(Sources(), "diskbench.asm", asm.Options{})
+	require.NoError(t, err)
+	for sym, off := range map[string]int{"p_tgt": 0, "p_mode": 1, "p_burst": 2, "p_rdsec": 3, "p_nread": 4,
+		"p_lba": 5, "p_ready": 8, "p_tmo": 9, "results": ParamsSize} {
+		assert.Equal(t, int64(p.Params)+int64(off), r.Symbols[sym], sym)
+	}
+	for sym, off := range map[string]int{"r_state": 0, "r_err": 1, "r_stat": 2, "r_nread": 3, "r_time": 4} {
+		assert.Equal(t, int64(p.Results)+int64(off), r.Symbols[sym], sym)
+	}
+	assert.Equal(t, int64(0), r.Symbols["tm_vtab"]&7)
+	// The defaults assembled in equal Defaults().Encode().
+	off := p.Params - p.Org
+	assert.Equal(t, Defaults().Encode(), p.Bytes[off:off+ParamsSize])
+}
+
+func TestValidate(t *testing.T) {
+	require.NoError(t, Defaults().Validate())
+	for name, mut := range map[string]func(*Params){
+		"mode":   func(p *Params) { p.Mode = 1 },
+		"burst":  func(p *Params) { p.Burst = 0 },
+		"blocks": func(p *Params) { p.ReadSecs, p.Reads = 33, 2 },
+		"lba":    func(p *Params) { p.LBA = 1<<21 - 1 },
+		"target": func(p *Params) { p.Target = 8 },
+	} {
+		p := Defaults()
+		mut(&p)
+		assert.Error(t, p.Validate(), name)
+	}
+}
+
+func pattern(lba, i int) byte { return byte(lba*13+i) ^ byte(i>>8) }
+
+func openDisk(t *testing.T, il int) *acb4000.Disk {
+	path := filepath.Join(t.TempDir(), "hd.img")
+	require.NoError(t, acb4000.Create(path, acb4000.ST125, true, il))
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	require.NoError(t, err)
+	blk := make([]byte, BlockSize*64)
+	for i := range blk {
+		blk[i] = pattern(i/BlockSize, i%BlockSize)
+	}
+	_, err = f.WriteAt(blk, 0)
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+	d, err := acb4000.Open(path, false)
+	require.NoError(t, err)
+	t.Cleanup(func() { d.Close() })
+	return d
+}
+
+// The program reads 8 KB on the emulated board: the bytes arrive, the CTC
+// and the scope agree, and INIR moves a byte every 5.25 us.
+func TestRunReadsOnBoard(t *testing.T) {
+	prog, err := Build()
+	require.NoError(t, err)
+	d := openDisk(t, 3)
+	res, err := Run(prog, d, acb4000.DefaultParams(), Defaults(), false)
+	require.NoError(t, err)
+	require.Empty(t, res.Failed)
+	assert.Equal(t, 2, res.Program.Reads)
+	assert.Len(t, res.Sectors, 16)
+	// The program's CTC time also covers its own code around the READs.
+	assert.InDelta(t, float64(res.Scope), float64(res.CTC), float64(sched.Millisecond))
+	want := make([]byte, 8192)
+	for i := range want {
+		want[i] = pattern(i/BlockSize, i%BlockSize)
+	}
+	assert.Equal(t, want, res.Buffer)
+	t.Logf("4Kx2 at 3:1: scope %v, CTC %v", res.Scope, res.CTC)
+	assert.Greater(t, res.Scope, 16*3*980*sched.Microsecond)
+}

@@ -1,0 +1,111 @@
+package diskbench
+
+import (
+	"fmt"
+
+	"lbplus/devices/acb4000"
+	"lbplus/emu"
+	"lbplus/emu/sched"
+	"lbplus/ncr5380"
+	"lbplus/scsi"
+)
+
+// bootStub maps RAM over the EPROM and jumps to 0100h: LD A,40h; OUT (00h),A;
+// JP 0100h. The same bytes go into RAM so execution continues there once the
+// EPROM is switched out.
+var bootStub = []byte{0x3E, emu.LatchRAM, 0xD3, 0x00, 0xC3, 0x00, 0x01}
+
+// HostID is the board's SCSI ID (jumpers).
+const HostID = 7
+
+// Result is one run.
+type Result struct {
+	Program Results
+	// Scope is the time on the SCSI bus from the first timed READ's
+	// selection to the bus free after the last one.
+	Scope sched.Time
+	// CTC is the program's own measurement.
+	CTC sched.Time
+	// Sectors reports every sector the controller moved during the timed
+	// READs (for explaining lost revolutions).
+	Sectors []acb4000.SectorEvent
+	// Buffer is what the READs left in memory.
+	Buffer []byte
+	Failed string
+}
+
+// Run boots a fresh board with disk on SCSI ID p.Target, runs DISKBENCH
+// with p and returns its measurements. The disk is not closed.
+func Run(prog *Program, disk *acb4000.Disk, dp acb4000.Params, p Params, waitOnDRQ bool) (Result, error) {
+	var res Result
+	if err := p.Validate(); err != nil {
+		return res, err
+	}
+	rom := make([]byte, 4096)
+	for i := range rom {
+		rom[i] = 0xFF
+	}
+	copy(rom, bootStub)
+	cfg := emu.DefaultConfig(rom)
+	cfg.ROMName = "diskbench boot stub"
+	cfg.SCSIID = HostID
+	cfg.WaitOnDRQ = waitOnDRQ
+	b, err := emu.New(cfg)
+	if err != nil {
+		return res, err
+	}
+	bus := scsi.NewBus(b.Sched())
+	b.AttachSCSI(ncr5380.New(b.Sched(), bus, "ncr5380"))
+	ctl := acb4000.New(dp, disk, nil)
+	scsi.NewTarget(bus, int(p.Target), "acb4000", ctl, ctl.Timing())
+
+	// The scope: remember when each selection starts and each bus free.
+	var sels, frees []sched.Time
+	var last scsi.Line
+	bus.Observe(func(now sched.Time, lines scsi.Line, _ uint8) {
+		if lines&scsi.SEL != 0 && last&scsi.SEL == 0 && lines&scsi.BSY == 0 {
+			sels = append(sels, now)
+		}
+		if lines&(scsi.BSY|scsi.SEL) == 0 && last&scsi.BSY != 0 {
+			frees = append(frees, now)
+		}
+		last = lines
+	})
+	ctl.Trace = func(e acb4000.SectorEvent) { res.Sectors = append(res.Sectors, e) }
+
+	b.LoadRAM(0, bootStub)
+	b.LoadRAM(prog.Org, prog.Bytes)
+	b.LoadRAM(prog.Params, p.Encode())
+	state := func() uint8 { return b.RAM(prog.Results) }
+	limit := 30 * sched.Second
+	if _, err := b.RunUntil(func() bool { return state() >= StateDone }, limit); err != nil {
+		return res, err
+	}
+	buf := make([]byte, ResultsSize)
+	for i := range buf {
+		buf[i] = b.RAM(prog.Results + uint16(i))
+	}
+	res.Program = DecodeResults(buf)
+	res.Buffer = make([]byte, p.Reads*p.ReadSecs*BlockSize)
+	for i := range res.Buffer {
+		res.Buffer[i] = b.RAM(BufferAddr + uint16(i))
+	}
+	res.CTC = sched.Time(res.Program.Ticks) * TickUS * sched.Microsecond
+	switch res.Program.State {
+	case StateDone:
+	case StateFailed:
+		res.Failed = fmt.Sprintf("READ %d failed: error %02Xh, status %02Xh", res.Program.Reads+1, res.Program.Err, res.Program.Status)
+		return res, nil
+	default:
+		res.Failed = fmt.Sprintf("no result within %v", limit)
+		return res, nil
+	}
+	// The timed READs are the last p.Reads commands on the bus (only TEST
+	// UNIT READY comes before them).
+	first := len(sels) - p.Reads
+	if first < 0 || len(frees) == 0 {
+		return res, fmt.Errorf("diskbench: the scope saw %d selections for %d READs", len(sels), p.Reads)
+	}
+	res.Scope = frees[len(frees)-1] - sels[first]
+	return res, nil
+}
