@@ -55,3 +55,21 @@ func TestDiskReadPaths(t *testing.T) {
 	}
 }
 
+
+// A target nobody answers for: selection times out (about 250 ms, the
+// SCSI-1 recommendation) and BACKUP reports it instead of hanging.
+func TestSelectionTimeout(t *testing.T) {
+	p := backup.Defaults()
+	p.TapeID = backup.NoTape
+	p.DiskID = 4
+	p.ReadyTries = 1
+	p.Passes = 1
+	r, err := Run(Setup{Name: "nobody", DiskInterleave: 3, Program: p}, Options{Dir: t.TempDir()})
+	require.NoError(t, err)
+	assert.Equal(t, uint8(backup.StateFailed), r.Program.State)
+	assert.Equal(t, uint8(2), r.Program.Err, "SE_SELTO")
+	assert.Equal(t, uint8(1), r.Program.Stage, "selection")
+	assert.Contains(t, r.Failed, "selection timeout")
+	assert.False(t, r.Hung)
+	assert.InDelta(t, 0.25, r.BoardTime.Seconds(), 0.05, "one selection attempt")
+}
