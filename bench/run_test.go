@@ -55,7 +55,6 @@ func TestDiskReadPaths(t *testing.T) {
 	}
 }
 
-
 // A target nobody answers for: selection times out (about 250 ms, the
 // SCSI-1 recommendation) and BACKUP reports it instead of hanging.
 func TestSelectionTimeout(t *testing.T) {
