@@ -74,6 +74,9 @@ type Options struct {
 	// DiskPattern fills the blocks the run reads with Pattern before the
 	// run, so a test can check the bytes that arrived (Result.Buffer).
 	DiskPattern bool
+	// OnBus, if set, is called with the SCSI bus before the run starts
+	// (tracers, VCD writers, edge counters).
+	OnBus func(bus *scsi.Bus)
 	// Disk and Tape override the device parameters (nil = defaults).
 	Disk *acb4000.Params
 	Tape any
@@ -193,6 +196,9 @@ func Run(s Setup, o Options) (Result, error) {
 		defer tape.Close()
 	}
 
+	if o.OnBus != nil {
+		o.OnBus(bus)
+	}
 	b.LoadRAM(0, bootStub)
 	b.LoadRAM(prog.Org, prog.Bytes)
 	b.LoadRAM(prog.Params, p.Encode())

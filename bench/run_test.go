@@ -7,7 +7,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"lbplus/emu/sched"
 	"lbplus/roms/backup"
+	"lbplus/scsi"
 )
 
 // Disk-only BACKUP runs through every source path and handshake: the program
@@ -71,4 +73,45 @@ func TestSelectionTimeout(t *testing.T) {
 	assert.Contains(t, r.Failed, "selection timeout")
 	assert.False(t, r.Hung)
 	assert.InDelta(t, 0.25, r.BoardTime.Seconds(), 0.05, "one selection attempt")
+}
+
+// The two handshakes run at the story's rates, seen on the SCSI bus: ACK to
+// ACK inside a DATA IN sector is 60 T = 15 us byte by byte, and 21 T =
+// 5.25 us inside an INIR burst [F seed "15us per byte to 5.25us per byte"].
+func TestHandshakeRatesOnBus(t *testing.T) {
+	for _, c := range []struct {
+		mode backup.Handshake
+		want float64 // us
+	}{{backup.Byte, 15}, {backup.Burst, 5.25}} {
+		p := backup.Defaults()
+		p.TapeID = backup.NoTape
+		p.DiskMode = c.mode
+		p.Passes = 1
+		hist := map[int64]int{} // ACK-to-ACK interval in ns -> count
+		var last sched.Time
+		var prevACK bool
+		onBus := func(bus *scsi.Bus) {
+			bus.Observe(func(now sched.Time, lines scsi.Line, _ uint8) {
+				ack := lines&scsi.ACK != 0
+				if ack && !prevACK && scsi.PhaseOf(lines) == scsi.DataIn {
+					if last != 0 {
+						hist[int64((now-last)/sched.Nanosecond)]++
+					}
+					last = now
+				}
+				prevACK = ack
+			})
+		}
+		r, err := Run(Setup{Name: "rates", DiskInterleave: 3, Program: p}, Options{Dir: t.TempDir(), OnBus: onBus})
+		require.NoError(t, err)
+		require.Empty(t, r.Failed)
+		// The most common interval is the loop's own period.
+		var mode int64
+		for d, n := range hist {
+			if n > hist[mode] {
+				mode = d
+			}
+		}
+		assert.InDelta(t, c.want, float64(mode)/1000, 0.01, "handshake %d", c.mode)
+	}
 }
