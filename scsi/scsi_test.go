@@ -359,3 +359,32 @@ func TestVCDEdgesMatchBytes(t *testing.T) {
 	assert.Equal(t, moved, vcdEdges(t, out, "REQ"), "REQ edges as sigrok reads them")
 	assert.Equal(t, moved, vcdEdges(t, out, "ACK"), "ACK edges as sigrok reads them")
 }
+
+func TestRecorderMeasuresFromTheBus(t *testing.T) {
+	in := []byte{10, 20, 30, 40, 50}
+	dev := &fakeDev{in: in, pace: 7 * sched.Microsecond}
+	r := newRig(dev)
+	rec := scsi.NewRecorder()
+	r.bus.Observe(rec.Change)
+	res := r.ini.Run(0, []byte{0x08, 0, 0, 0, 1, 0}, nil, false, 0, sched.Second)
+	require.True(t, res.Done)
+	data := rec.PhaseTransfers(scsi.DataIn)
+	require.Len(t, data, len(in))
+	for i, tr := range data {
+		assert.Equal(t, in[i], tr.Data)
+	}
+	assert.Len(t, rec.PhaseTransfers(scsi.Command), 6)
+	assert.Len(t, rec.Transfers(), 6+5+2)
+	assert.Len(t, rec.Rising(scsi.REQ), 6+5+2)
+	// The device paces at 7 us a byte; the handshake adds its own few
+	// hundred ns.
+	mean := scsi.MeanInterval(data)
+	assert.GreaterOrEqual(t, mean, 7*sched.Microsecond)
+	assert.Less(t, mean, 8*sched.Microsecond)
+
+	rec.Max = len(rec.Changes)
+	r.ini.Run(0, []byte{0x08, 0, 0, 0, 1, 0}, nil, false, 0, sched.Second)
+	assert.Positive(t, rec.Dropped)
+	rec.Reset()
+	assert.Empty(t, rec.Changes)
+}
