@@ -1,0 +1,108 @@
+package z80host
+
+import (
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// ramBus is 64 KB of RAM exposed as pages (the fast path) with a port
+// space that returns 0xFF.
+type ramBus struct {
+	mem          [256][256]byte
+	rpage, wpage [256]*[256]byte
+}
+
+func newRAMBus() *ramBus {
+	b := &ramBus{}
+	for i := range b.mem {
+		b.rpage[i], b.wpage[i] = &b.mem[i], &b.mem[i]
+	}
+	return b
+}
+
+func (b *ramBus) MemoryPages() (r, w *[256]*[256]byte) { return &b.rpage, &b.wpage }
+func (b *ramBus) Fetch(a uint16, t uint64) uint8       { return b.mem[a>>8][a&0xff] }
+func (b *ramBus) Read(a uint16, t uint64) uint8        { return b.mem[a>>8][a&0xff] }
+func (b *ramBus) Write(a uint16, v uint8, t uint64)    { b.mem[a>>8][a&0xff] = v }
+func (b *ramBus) In(p uint16, t uint64) (uint8, int)   { return 0xff, 0 }
+func (b *ramBus) Out(p uint16, v uint8, t uint64) int  { return 0 }
+func (b *ramBus) load(a uint16, data []byte) {
+	for i, v := range data {
+		b.Write(a+uint16(i), v, 0)
+	}
+}
+
+// cpmShim is a CP/M environment just big enough for ZEXDOC/ZEXALL: BDOS
+// functions 2 (console output) and 9 (print string) at 0005h, and warm boot
+// (jump to 0000h) ends the run.
+type cpmShim struct {
+	c   *CPU
+	b   *ramBus
+	out strings.Builder
+}
+
+func (s *cpmShim) BeforeInstruction(pc uint16, t uint64) bool {
+	switch pc {
+	case 0x0000:
+		return true
+	case 0x0005:
+		r := s.c.Regs()
+		switch uint8(r.BC) {
+		case 2:
+			s.out.WriteByte(uint8(r.DE))
+		case 9:
+			for a := r.DE; s.b.Read(a, 0) != '$'; a++ {
+				s.out.WriteByte(s.b.Read(a, 0))
+			}
+		}
+	}
+	return false
+}
+
+func zexPath(t *testing.T, name string) string {
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/koron-go/z80").Output()
+	require.NoError(t, err)
+	return filepath.Join(strings.TrimSpace(string(out)), "cmd", "zexdoc", name)
+}
+
+func runZex(t *testing.T, name string) {
+	if testing.Short() {
+		t.Skip("full ZEX run skipped under -short; run with go test -run Zex")
+	}
+	prog, err := os.ReadFile(zexPath(t, name))
+	if err != nil {
+		t.Skipf("%s not found in the koron module: %v", name, err)
+	}
+	b := newRAMBus()
+	b.load(0x0100, prog)
+	// 0005h: JP FE00h (its operand doubles as the top of the TPA that
+	// ZEX reads from 0006h), FE00h: RET.
+	b.load(0x0005, []byte{0xc3, 0x00, 0xfe})
+	b.load(0xfe00, []byte{0xc9})
+	c := New(b)
+	c.SetPC(0x0100)
+	c.SetRegs(Regs{PC: 0x0100, SP: 0xfe00})
+	s := &cpmShim{c: c, b: b}
+	c.Hook = s
+	start := time.Now()
+	c.Run(math.MaxUint64)
+	el := time.Since(start)
+	out := s.out.String()
+	t.Logf("%s\n%s", name, out)
+	t.Logf("%s: %d T-states (%.1f emulated s at 4 MHz) in %v host time, %.0f M T-states/s",
+		name, c.T(), float64(c.T())/4e6, el.Round(time.Millisecond), float64(c.T())/el.Seconds()/1e6)
+	assert.Zero(t, c.Mismatches)
+	assert.Contains(t, out, "Tests complete")
+	assert.NotContains(t, out, "ERROR")
+}
+
+func TestZexdoc(t *testing.T) { runZex(t, "zexdoc.cim") }
+func TestZexall(t *testing.T) { runZex(t, "zexall.cim") }
