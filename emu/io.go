@@ -87,6 +87,9 @@ func (b *Board) In(port uint16, t uint64) (uint8, int) {
 		v = b.fdc.Read(int(p & 3))
 	}
 	b.mix(uint64(t)<<24 | uint64(port)<<8 | uint64(v))
+	if b.OnIO != nil {
+		b.OnIO(t, port, v, false)
+	}
 	return v, waits
 }
 
@@ -122,6 +125,9 @@ func (b *Board) Out(port uint16, v uint8, t uint64) int {
 		b.fdc.Write(int(p&3), v)
 	}
 	b.mix(1<<63 | uint64(t)<<24 | uint64(port)<<8 | uint64(v))
+	if b.OnIO != nil {
+		b.OnIO(t, port, v, true)
+	}
 	return waits
 }
 

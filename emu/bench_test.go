@@ -1,0 +1,177 @@
+package emu_test
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/koron-go/z80"
+
+	"lbplus/asm"
+	"lbplus/emu"
+	"lbplus/emu/sched"
+	"lbplus/z80host"
+)
+
+// peerDir is ../shared/bench relative to the repository root.
+var peerDir = filepath.Join("..", "..", "shared", "bench")
+
+// peerROM assembles the peer workload (W = 1 simple, 2 mixed) with lbplus's
+// assembler, or with pasmo if that fails.
+func peerROM(tb testing.TB, w int) []byte {
+	src := filepath.Join(peerDir, "peer-workload.asm")
+	if _, err := os.Stat(src); err != nil {
+		tb.Skip("../shared/bench/peer-workload.asm is absent")
+	}
+	defs := map[string]int64{"W": int64(w), "REP": 1, "N": 21000}
+	r, err := asm.Assemble(os.DirFS(peerDir), "peer-workload.asm", asm.Options{Defines: defs})
+	if err == nil {
+		return r.Bytes
+	}
+	pasmo, perr := exec.LookPath("pasmo")
+	if perr != nil {
+		tb.Skipf("lbplus/asm failed (%v) and pasmo is absent", err)
+	}
+	out := filepath.Join(tb.TempDir(), "peer.bin")
+	cmd := exec.Command(pasmo, "-E", fmt.Sprintf("W=%d", w), "-E", "REP=1", "-E", "N=21000", src, out)
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		tb.Fatalf("pasmo: %v\n%s", err, msg)
+	}
+	rom, err := os.ReadFile(out)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return rom
+}
+
+// flatBus is 64 KB of RAM with the workload's ROM copied in and no devices.
+type flatBus struct {
+	m     [65536]byte
+	pages [256]*[256]byte
+}
+
+// MemoryPages gives z80host direct access, as the board does.
+func (f *flatBus) MemoryPages() (r, w *[256]*[256]byte) {
+	for p := range f.pages {
+		f.pages[p] = (*[256]byte)(f.m[p*256 : p*256+256])
+	}
+	return &f.pages, &f.pages
+}
+
+func (f *flatBus) Fetch(a uint16, _ uint64) uint8    { return f.m[a] }
+func (f *flatBus) Read(a uint16, _ uint64) uint8     { return f.m[a] }
+func (f *flatBus) Write(a uint16, v uint8, _ uint64) { f.m[a] = v }
+func (f *flatBus) In(uint16, uint64) (uint8, int)    { return 0xFF, 0 }
+func (f *flatBus) Out(uint16, uint8, uint64) int     { return 0 }
+func (f *flatBus) Get(a uint16) uint8                { return f.m[a] }
+func (f *flatBus) Set(a uint16, v uint8)             { f.m[a] = v }
+
+type koronIO struct{}
+
+func (koronIO) In(uint8) uint8   { return 0xFF }
+func (koronIO) Out(uint8, uint8) {}
+
+// tPerInstruction measures the workload's mean T-states per instruction on
+// z80host, to express koron's instruction rate in T-states.
+func tPerInstruction(rom []byte) float64 {
+	bus := &flatBus{}
+	copy(bus.m[:], rom)
+	cpu := z80host.New(bus)
+	const n = 2_000_000
+	var t int
+	for i := 0; i < n; i++ {
+		t += cpu.Step()
+	}
+	return float64(t) / n
+}
+
+// sliceT is the simulated time one benchmark iteration runs: 10 ms = 40 000 T.
+const sliceT = 10 * sched.Millisecond
+
+// BenchmarkPeerWorkload runs ../shared/bench/peer-workload.asm as the board's
+// ROM and reports emulated T-states per host second ("MT/s", millions; a
+// real 4 MHz Z80 is 4), next to koron-go/z80's bare Step loop on the same
+// code in the same run.
+func BenchmarkPeerWorkload(b *testing.B) {
+	for _, w := range []int{1, 2} {
+		rom := peerROM(b, w)
+		b.Run(fmt.Sprintf("W%d/board", w), func(b *testing.B) {
+			board, err := emu.New(emu.DefaultConfig(rom))
+			if err != nil {
+				b.Fatal(err)
+			}
+			t0 := board.CPU().T()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if err := board.RunFor(sliceT); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(board.CPU().T()-t0)/b.Elapsed().Seconds()/1e6, "MT/s")
+		})
+		b.Run(fmt.Sprintf("W%d/z80host-bare", w), func(b *testing.B) {
+			bus := &flatBus{}
+			copy(bus.m[:], rom)
+			cpu := z80host.New(bus)
+			limit := uint64(sliceT / sched.TState)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				cpu.Run(uint64(i+1) * limit)
+			}
+			b.ReportMetric(float64(cpu.T())/b.Elapsed().Seconds()/1e6, "MT/s")
+		})
+		b.Run(fmt.Sprintf("W%d/koron-bare", w), func(b *testing.B) {
+			ratio := tPerInstruction(rom)
+			steps := int(float64(sliceT/sched.TState) / ratio)
+			mem := &flatBus{}
+			copy(mem.m[:], rom)
+			cpu := &z80.CPU{Memory: mem, IO: koronIO{}}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				for j := 0; j < steps; j++ {
+					cpu.Step()
+				}
+			}
+			b.ReportMetric(float64(b.N)*float64(steps)*ratio/b.Elapsed().Seconds()/1e6, "MT/s")
+		})
+	}
+}
+
+// The peer workload's T-state count is exact (no data-dependent branches),
+// so the T-state of its 'D' output is known from the Z80 manual's counts:
+// 44 T of set-up, N x 9556 T (W1 outer loop: PUSH 11, CALL 17, w1 9494, POP
+// 10, DEC DE 6, LD 4, OR 4, JP 10), 38 T to LD A,'D', and the OUT's I/O
+// cycle starts 7 T into the instruction.
+func TestPeerWorkloadTiming(t *testing.T) {
+	src := filepath.Join(peerDir, "peer-workload.asm")
+	if _, err := os.Stat(src); err != nil {
+		t.Skip("../shared/bench/peer-workload.asm is absent")
+	}
+	const n = 100
+	r, err := asm.Assemble(os.DirFS(peerDir), "peer-workload.asm",
+		asm.Options{Defines: map[string]int64{"W": 1, "REP": 1, "N": n}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	board, err := emu.New(emu.DefaultConfig(r.Bytes))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var outs []uint64
+	board.OnIO = func(tt uint64, port uint16, v uint8, out bool) {
+		if out && uint8(port) == 0x80 && v == 'D' {
+			outs = append(outs, tt)
+		}
+	}
+	if err := board.RunFor(2 * n * 9556 * sched.TState); err != nil {
+		t.Fatal(err)
+	}
+	if len(outs) < 1 {
+		t.Fatal("no 'D' written")
+	}
+	if want := uint64(44 + n*9556 + 38 + 7); outs[0] != want {
+		t.Errorf("first 'D' at T %d, want %d", outs[0], want)
+	}
+}
