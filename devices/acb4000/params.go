@@ -121,3 +121,6 @@ func DefaultParams() Params {
 		ReqAfterAck:            500 * sched.Nanosecond,
 	}
 }
+
+// Revolution is one platter turn at p.RPM.
+func (p Params) Revolution() sched.Time { return newSpindle(p, ST125.Sectors).revolution() }

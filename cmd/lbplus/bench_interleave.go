@@ -1,0 +1,269 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"lbplus/devices/acb4000"
+	"lbplus/emu/sched"
+	"lbplus/roms/diskbench"
+)
+
+// interleaveRow is one line of `bench interleave --json`.
+type interleaveRow struct {
+	Interleave int      `json:"interleave"`
+	Transfer   string   `json:"transfer"`
+	MS         float64  `json:"ms"`
+	StoryMS    *float64 `json:"story_ms"`
+	MinMS      float64  `json:"min_ms"`
+	MaxMS      float64  `json:"max_ms"`
+	CTCMS      float64  `json:"ctc_ms"`
+	Samples    int      `json:"samples"`
+	// LostRevolutions is the mean number of sectors per run that waited
+	// more than a revolution for a buffer half or a turnaround.
+	Lost float64 `json:"lost_revolutions"`
+}
+
+type interleaveOpts struct {
+	interleaves []int
+	transfers   []string
+	samples     int
+	lba         int
+	mode        string
+	burst       int
+	waitOnDRQ   bool
+	dir         string
+}
+
+func init() {
+	var (
+		o        interleaveOpts
+		ilList   string
+		trList   string
+		jsonFlag bool
+	)
+	cmd := &cobra.Command{
+		Use:   "interleave",
+		Short: "Time 8 KB disk reads at each disk interleave (the story's table)",
+		Long: `Run DISKBENCH on the emulated board: READ(6) commands into memory from an
+ST-125 image formatted at each interleave, timed on the SCSI bus from the
+first selection to the last bus free, as the story's scope did. Each row is
+the mean over --samples runs that start at evenly spread spindle angles
+(the story's single runs hit one unknown angle); min and max are given too.
+
+--transfer takes NKxM items: M READs of N KB each (e.g. 4Kx2, 8Kx1, 1Kx8).
+Without --interleave and --transfer it runs the story's table: 4Kx2 at
+2..9 and 8Kx1 at 3.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var err error
+			if o.interleaves, err = parseInterleaves(ilList); err != nil {
+				return err
+			}
+			o.transfers = nil
+			for _, t := range strings.Split(trList, ",") {
+				if t = strings.TrimSpace(t); t != "" {
+					o.transfers = append(o.transfers, t)
+				}
+			}
+			dir, err := os.MkdirTemp("", "lbplus-interleave-")
+			if err != nil {
+				return err
+			}
+			defer os.RemoveAll(dir)
+			o.dir = dir
+			rows, err := benchInterleave(o, func(r interleaveRow) {
+				if !jsonFlag {
+					printInterleaveRow(cmd.OutOrStdout(), r)
+				}
+			})
+			if err != nil {
+				return err
+			}
+			if jsonFlag {
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				return enc.Encode(rows)
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVar(&jsonFlag, "json", false, "print a JSON array of rows")
+	f.StringVar(&ilList, "interleave", "", "disk interleaves, e.g. 2-9 or 3,8 (default: the story's)")
+	f.StringVar(&trList, "transfer", "", "transfers NKxM, e.g. 4Kx2,8Kx1 (default: the story's)")
+	f.IntVar(&o.samples, "samples", 8, "runs per row at spread spindle angles")
+	f.IntVar(&o.lba, "lba", 0, "first block read")
+	f.StringVar(&o.mode, "mode", "burst", "data handshake: burst (INIR) or byte")
+	f.IntVar(&o.burst, "burst", 256, "bytes per INIR burst")
+	f.BoolVar(&o.waitOnDRQ, "wait-on-drq", false, "board holds WAIT for DRQ (hypothesis B)")
+	benchCmd.AddCommand(cmd)
+}
+
+func parseInterleaves(s string) ([]int, error) {
+	var out []int
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		lo, hi, isRange := strings.Cut(part, "-")
+		a, err := strconv.Atoi(lo)
+		if err != nil {
+			return nil, fmt.Errorf("--interleave: %q is not a number or range", part)
+		}
+		b := a
+		if isRange {
+			if b, err = strconv.Atoi(hi); err != nil {
+				return nil, fmt.Errorf("--interleave: %q is not a number or range", part)
+			}
+		}
+		if a < 1 || b > acb4000.ST125.Sectors-1 || a > b {
+			return nil, fmt.Errorf("--interleave: %q outside 1-%d", part, acb4000.ST125.Sectors-1)
+		}
+		for i := a; i <= b; i++ {
+			out = append(out, i)
+		}
+	}
+	return out, nil
+}
+
+// parseTransfer reads "NKxM": M READs of N KB.
+func parseTransfer(s string) (readSecs, reads int, err error) {
+	kb, m, ok := strings.Cut(strings.ToUpper(s), "KX")
+	n, err1 := strconv.Atoi(kb)
+	r, err2 := strconv.Atoi(m)
+	if !ok || err1 != nil || err2 != nil || n < 1 || r < 1 {
+		return 0, 0, fmt.Errorf("--transfer: %q is not NKxM (e.g. 4Kx2)", s)
+	}
+	if n*2*r > diskbench.MaxBlocks {
+		return 0, 0, fmt.Errorf("--transfer: %q exceeds the 32 KB buffer", s)
+	}
+	return n * 2, r, nil
+}
+
+type interleaveCase struct {
+	il       int
+	transfer string
+}
+
+func interleaveCases(o interleaveOpts) []interleaveCase {
+	var cases []interleaveCase
+	if len(o.interleaves) == 0 && len(o.transfers) == 0 {
+		for il := 2; il <= 9; il++ {
+			cases = append(cases, interleaveCase{il, "4Kx2"})
+		}
+		return append(cases, interleaveCase{3, "8Kx1"})
+	}
+	ils, trs := o.interleaves, o.transfers
+	if len(ils) == 0 {
+		ils = []int{2, 3, 4, 5, 6, 7, 8, 9}
+	}
+	if len(trs) == 0 {
+		trs = []string{"4Kx2"}
+	}
+	for _, il := range ils {
+		for _, tr := range trs {
+			cases = append(cases, interleaveCase{il, tr})
+		}
+	}
+	return cases
+}
+
+func benchInterleave(o interleaveOpts, each func(interleaveRow)) ([]interleaveRow, error) {
+	if o.samples < 1 {
+		return nil, fmt.Errorf("--samples %d: at least 1", o.samples)
+	}
+	mode := uint8(diskbench.Burst)
+	switch o.mode {
+	case "burst":
+	case "byte":
+		mode = diskbench.ByteByByte
+	default:
+		return nil, fmt.Errorf("--mode %q: burst or byte", o.mode)
+	}
+	prog, err := diskbench.Build()
+	if err != nil {
+		return nil, err
+	}
+	cases := interleaveCases(o)
+	for _, c := range cases { // reject bad input before the long work
+		if _, _, err := parseTransfer(c.transfer); err != nil {
+			return nil, err
+		}
+	}
+	var rows []interleaveRow
+	disks := map[int]*acb4000.Disk{}
+	defer func() {
+		for _, d := range disks {
+			d.Close()
+		}
+	}()
+	dp := acb4000.DefaultParams()
+	rev := dp.Revolution()
+	for _, c := range cases {
+		d := disks[c.il]
+		if d == nil {
+			path := filepath.Join(o.dir, fmt.Sprintf("hd-%d.img", c.il))
+			if err := acb4000.Create(path, acb4000.ST125, true, c.il); err != nil {
+				return nil, err
+			}
+			if d, err = acb4000.Open(path, false); err != nil {
+				return nil, err
+			}
+			disks[c.il] = d
+		}
+		secs, reads, _ := parseTransfer(c.transfer)
+		p := diskbench.Defaults()
+		p.Mode, p.Burst, p.ReadSecs, p.Reads, p.LBA = mode, o.burst, secs, reads, o.lba
+		if err := p.Validate(); err != nil {
+			return nil, fmt.Errorf("%s at %d:1: %w", c.transfer, c.il, err)
+		}
+		row := interleaveRow{Interleave: c.il, Transfer: c.transfer, Samples: o.samples, MinMS: 1e18}
+		for j := range o.samples {
+			q := dp
+			q.IndexPhase = rev * sched.Time(j) / sched.Time(o.samples)
+			res, err := diskbench.Run(prog, d, q, p, o.waitOnDRQ)
+			if err != nil {
+				return nil, err
+			}
+			if res.Failed != "" {
+				return nil, fmt.Errorf("%s at %d:1: %s", c.transfer, c.il, res.Failed)
+			}
+			ms := res.Scope.Seconds() * 1000
+			row.MS += ms
+			row.CTCMS += res.CTC.Seconds() * 1000
+			row.MinMS, row.MaxMS = min(row.MinMS, ms), max(row.MaxMS, ms)
+			for _, e := range res.Sectors {
+				if e.IDAt-e.ArmedAt > rev {
+					row.Lost++
+				}
+			}
+		}
+		n := float64(o.samples)
+		row.MS, row.CTCMS, row.Lost = row.MS/n, row.CTCMS/n, row.Lost/n
+		if s, ok := diskbench.Story[c.transfer][c.il]; ok && mode == diskbench.Burst {
+			row.StoryMS = &s
+		}
+		rows = append(rows, row)
+		if each != nil {
+			each(row)
+		}
+	}
+	return rows, nil
+}
+
+func printInterleaveRow(w io.Writer, r interleaveRow) {
+	story := "     -"
+	if r.StoryMS != nil {
+		story = fmt.Sprintf("%6.0f", *r.StoryMS)
+	}
+	fmt.Fprintf(w, "%2d:1 %-5s %7.1f ms  [%6.1f..%6.1f]  story %s ms\n", r.Interleave, r.Transfer, r.MS, r.MinMS, r.MaxMS, story)
+}

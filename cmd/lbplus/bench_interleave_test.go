@@ -1,0 +1,53 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestParseInterleaves(t *testing.T) {
+	got, err := parseInterleaves("2-4, 8")
+	require.NoError(t, err)
+	assert.Equal(t, []int{2, 3, 4, 8}, got)
+	for _, bad := range []string{"0", "17", "x", "5-3", "2-y"} {
+		_, err := parseInterleaves(bad)
+		assert.Error(t, err, bad)
+	}
+}
+
+func TestParseTransfer(t *testing.T) {
+	secs, reads, err := parseTransfer("4Kx2")
+	require.NoError(t, err)
+	assert.Equal(t, []int{8, 2}, []int{secs, reads})
+	secs, reads, err = parseTransfer("8kX1")
+	require.NoError(t, err)
+	assert.Equal(t, []int{16, 1}, []int{secs, reads})
+	for _, bad := range []string{"4K", "x2", "0Kx1", "16Kx3", "4Kx0"} {
+		_, _, err := parseTransfer(bad)
+		assert.Error(t, err, bad)
+	}
+}
+
+func TestBenchInterleaveJSON(t *testing.T) {
+	var out bytes.Buffer
+	rootCmd.SetOut(&out)
+	rootCmd.SetArgs([]string{"bench", "interleave", "--json", "--interleave", "3", "--transfer", "8Kx1,1Kx2", "--samples", "2"})
+	require.NoError(t, rootCmd.Execute())
+	var rows []map[string]any
+	require.NoError(t, json.Unmarshal(out.Bytes(), &rows))
+	require.Len(t, rows, 2)
+	assert.Equal(t, float64(3), rows[0]["interleave"])
+	assert.Equal(t, "8Kx1", rows[0]["transfer"])
+	assert.Equal(t, float64(60), rows[0]["story_ms"])
+	assert.Greater(t, rows[0]["ms"].(float64), 30.0)
+	assert.Nil(t, rows[1]["story_ms"], "no story figure for 1Kx2")
+	for _, r := range rows {
+		for _, k := range []string{"interleave", "transfer", "ms", "story_ms"} {
+			assert.Contains(t, r, k)
+		}
+	}
+}
