@@ -26,8 +26,10 @@ type interleaveRow struct {
 	MaxMS      float64  `json:"max_ms"`
 	CTCMS      float64  `json:"ctc_ms"`
 	Samples    int      `json:"samples"`
-	// LostRevolutions is the mean number of sectors per run that waited
-	// more than a revolution for a buffer half or a turnaround.
+	// Lost is the mean number of revolutions per run lost between two
+	// consecutive sectors (the next sector's ID passed more than a
+	// revolution after the previous one's), for a buffer half or a
+	// turnaround between READs.
 	Lost float64 `json:"lost_revolutions"`
 }
 
@@ -241,8 +243,8 @@ func benchInterleave(o interleaveOpts, each func(interleaveRow)) ([]interleaveRo
 			row.MS += ms
 			row.CTCMS += res.CTC.Seconds() * 1000
 			row.MinMS, row.MaxMS = min(row.MinMS, ms), max(row.MaxMS, ms)
-			for _, e := range res.Sectors {
-				if e.IDAt-e.ArmedAt > rev {
+			for i := 1; i < len(res.Sectors); i++ {
+				if res.Sectors[i].IDAt-res.Sectors[i-1].IDAt > rev {
 					row.Lost++
 				}
 			}
@@ -265,5 +267,6 @@ func printInterleaveRow(w io.Writer, r interleaveRow) {
 	if r.StoryMS != nil {
 		story = fmt.Sprintf("%6.0f", *r.StoryMS)
 	}
-	fmt.Fprintf(w, "%2d:1 %-5s %7.1f ms  [%6.1f..%6.1f]  story %s ms\n", r.Interleave, r.Transfer, r.MS, r.MinMS, r.MaxMS, story)
+	fmt.Fprintf(w, "%2d:1 %-5s %7.1f ms  [%6.1f..%6.1f]  story %s ms  lost revolutions %.1f\n",
+		r.Interleave, r.Transfer, r.MS, r.MinMS, r.MaxMS, story, r.Lost)
 }
