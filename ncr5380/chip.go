@@ -388,7 +388,9 @@ func (c *Chip) drive() {
 	if c.icr&ICRATN != 0 {
 		l |= scsi.ATN
 	}
-	c.port.Drive(l, scsi.AllControl)
+	// Data before control lines, so a target that latches DB0-7 on our ACK
+	// edge sees the byte (data setup). We never drive MSG, C/D or I/O, so
+	// the enable below does not depend on the lines we are about to drive.
 	bl := c.bus.Lines()
 	// Initiator mode: ICR bit 0 drives ODR only while I/O is false and the
 	// bus phase matches TCR; arbitration and the DMA send cycle drive it
@@ -396,6 +398,7 @@ func (c *Chip) drive() {
 	db := c.arb == arbActive || c.dmaDB ||
 		(c.icr&ICRDataBus != 0 && bl&scsi.IO == 0 && c.phaseMatch(bl))
 	c.port.DriveData(c.odr, db)
+	c.port.Drive(l, scsi.AllControl)
 	// Our own edges are not reported back to us; remember the levels so
 	// the next change from another device yields only its edges.
 	c.prev = c.bus.Lines()

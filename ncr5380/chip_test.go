@@ -343,6 +343,11 @@ func TestPIOCommand(t *testing.T) {
 // startDMA runs selection and the CDB by PIO, then waits for the data
 // phase's first REQ and arms DMA in that direction.
 func (r *rig) startDMA(cdb []byte, mr uint8) scsi.Phase {
+	return r.startDMAICR(cdb, mr, ncr5380.ICRDataBus)
+}
+
+// startDMAICR is startDMA with the ICR value written before a DMA send.
+func (r *rig) startDMAICR(cdb []byte, mr, sendICR uint8) scsi.Phase {
 	r.selectTarget(0, false)
 	for range cdb {
 		r.pioByteFrom(cdb)
@@ -355,7 +360,7 @@ func (r *rig) startDMA(cdb []byte, mr uint8) scsi.Phase {
 	if ph == scsi.DataIn {
 		h.wr(ncr5380.RegDMAIRx, 0)
 	} else {
-		h.wr(ncr5380.RegICR, ncr5380.ICRDataBus)
+		h.wr(ncr5380.RegICR, sendICR)
 		h.wr(ncr5380.RegDMASnd, 0)
 	}
 	return ph
@@ -411,10 +416,19 @@ func TestDMAReceivePolled(t *testing.T) {
 }
 
 func TestDMASendPolled(t *testing.T) {
+	for _, icr := range []uint8{ncr5380.ICRDataBus, 0} {
+		cdbIndex = map[*rig]int{}
+		testDMASend(t, icr)
+	}
+}
+
+// testDMASend sends with ICR bit 0 set (as Linux does) or clear (the chip
+// still drives ODR in its ACK cycle).
+func testDMASend(t *testing.T, icr uint8) {
 	out := []byte("jumps over the lazy dog")
 	d := &dev{outN: len(out)}
 	r := newRig(t, d)
-	require.Equal(t, scsi.DataOut, r.startDMA([]byte{0x0A, 0, 0, 0, 1, 0}, 0))
+	require.Equal(t, scsi.DataOut, r.startDMAICR([]byte{0x0A, 0, 0, 0, 1, 0}, 0, icr))
 	h := r.h
 	for _, b := range out {
 		h.until(ncr5380.RegBSR, func(v uint8) bool { return v&ncr5380.BSRDRQ != 0 }, "DRQ")
