@@ -26,7 +26,11 @@
 // engine's delays are fields of Timing.
 //
 // Tracing: NewTextTrace writes one readable line per bus change; NewVCD
-// writes a Value Change Dump that GTKWave and `sigrok-cli -I vcd` read.
+// writes a Value Change Dump that GTKWave and `sigrok-cli -I vcd` read;
+// Recorder keeps the changes in memory so timings (per-byte intervals, as
+// the story measured with a scope) are measured from the bus itself.
+// Package scsitest has a minimal event-driven initiator for testing targets
+// without the 5380 and the Z80.
 //
 // Known inaccuracies / assumptions:
 //   - Parity: every driver puts correct odd parity on DBP; parity errors
