@@ -248,3 +248,39 @@ func TestWaitOnDRQForeverHangs(t *testing.T) {
 	err = b.RunFor(10 * sched.Millisecond)
 	assert.ErrorIs(t, err, emu.ErrHung)
 }
+
+func TestCTCTimerInterruptsWakeHALT(t *testing.T) {
+	rom := assemble(t, "irq.asm", map[string]int64{"MODE": 1})
+	b, err := emu.New(emu.DefaultConfig(rom))
+	require.NoError(t, err)
+	var tcWrite uint64
+	b.OnIO = func(tt uint64, port uint16, v uint8, out bool) {
+		if out && port&0xFF == 0x60 && v == 250 {
+			tcWrite = tt
+		}
+	}
+	require.NoError(t, b.RunFor(sched.Millisecond/2))
+	require.NotZero(t, tcWrite)
+	// Zero counts every 16 x 250 T = 1 ms after the time constant is
+	// written; run to half-way between the 50th and the 51st.
+	end := sched.Time(tcWrite+emu.IOAccessOffset)*sched.TState + 50*sched.Millisecond + sched.Millisecond/2
+	require.NoError(t, b.RunFor(end-b.Now()))
+	count := int(b.RAM(0x9000)) | int(b.RAM(0x9001))<<8
+	assert.Equal(t, 50, count)
+	assert.True(t, b.CPU().Halted(), "back in HALT between ticks")
+}
+
+func TestDARTTransmitInterrupts(t *testing.T) {
+	rom := assemble(t, "irq.asm", map[string]int64{"MODE": 2})
+	tr := &console.Transcript{}
+	cfg := emu.DefaultConfig(rom)
+	cfg.ConsoleOut = tr.Out
+	b, err := emu.New(cfg)
+	require.NoError(t, err)
+	require.NoError(t, b.RunFor(20*sched.Millisecond))
+	assert.Equal(t, "HELLO\r\n", tr.String())
+	assert.Equal(t, uint8(1), b.RAM(0x9000), "the handler saw the end once")
+	for i := 1; i < len(tr.Times); i++ {
+		assert.Equal(t, 1040*sched.Microsecond, tr.Times[i]-tr.Times[i-1], "back to back at 9615 baud")
+	}
+}
