@@ -183,6 +183,16 @@ type Chip struct {
 	// changes level.
 	OnIRQ func(bool)
 	OnDRQ func(bool)
+	// Trace, if set, is told of the events Stats counts ("stale DACK read",
+	// "DACK write overwrote ODR", "phase mismatch", "BSY lost", "bus reset",
+	// "arbitration started", "arbitration lost"), for bus traces and debuggers.
+	Trace func(now sched.Time, event string)
+}
+
+func (c *Chip) trace(event string) {
+	if c.Trace != nil {
+		c.Trace(c.s.Now(), event)
+	}
 }
 
 // New attaches a 5380 to bus.
@@ -422,6 +432,7 @@ func (c *Chip) onChange(now sched.Time) {
 	}
 	if rise&scsi.REQ != 0 && c.mr&MRDMA != 0 && l&scsi.BSY != 0 && !c.phaseMatch(l) {
 		c.Stats.PhaseMismatches++
+		c.trace("phase mismatch")
 		c.setIRQ(true)
 	}
 	// (Re)selection of an ID enabled in register 4.
@@ -434,6 +445,7 @@ func (c *Chip) onChange(now sched.Time) {
 
 func (c *Chip) busyLost() {
 	c.Stats.BusyLosses++
+	c.trace("BSY lost")
 	if c.mr&MRDMA != 0 {
 		c.stopDMA()
 		c.mr &^= MRDMA
@@ -451,6 +463,7 @@ func (c *Chip) busyLost() {
 // clears it, so the chip keeps driving RST.
 func (c *Chip) busReset() {
 	c.Stats.Resets++
+	c.trace("bus reset")
 	c.stopDMA()
 	c.s.Cancel(c.arbEv)
 	c.arbEv = nil
@@ -491,6 +504,7 @@ func (c *Chip) step() {
 				c.arb = arbActive
 				c.aip = true
 				c.Stats.Arbitrations++
+				c.trace("arbitration started")
 				c.drive()
 			})
 		}
@@ -504,6 +518,7 @@ func (c *Chip) step() {
 		// Another device's SEL while we arbitrate: we lost.
 		if l&scsi.SEL != 0 && c.icr&ICRSEL == 0 {
 			c.la = true
+			c.trace("arbitration lost")
 			c.arb = arbIdle
 			c.aip = false
 			c.drive()
@@ -573,6 +588,7 @@ func (c *Chip) DMARead() uint8 {
 	v := c.idr
 	if c.dma != rxLatched {
 		c.Stats.StaleReads++
+		c.trace("stale DACK read")
 		return v
 	}
 	c.setDRQ(false)
@@ -595,6 +611,7 @@ func (c *Chip) DMAWrite(v uint8) {
 	c.odr = v
 	if c.dma != txWaitDACK {
 		c.Stats.Overwrites++
+		c.trace("DACK write overwrote ODR")
 		c.drive() // ODR may be on the bus right now
 		return
 	}

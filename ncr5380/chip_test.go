@@ -467,6 +467,8 @@ func TestBurstReadHypothesisA(t *testing.T) {
 			h := r.h
 			h.until(ncr5380.RegBSR, func(v uint8) bool { return v&ncr5380.BSRDRQ != 0 }, "first DRQ")
 			h.step = 21 * sched.TState // INIR: 21 T per byte
+			var events []string
+			r.c.Trace = func(_ sched.Time, e string) { events = append(events, e) }
 			got := make([]byte, len(in))
 			for i := range got {
 				got[i] = h.dmaRd()
@@ -478,6 +480,8 @@ func TestBurstReadHypothesisA(t *testing.T) {
 			}
 			assert.NotEqual(t, in, got)
 			assert.NotZero(t, r.c.Stats.StaleReads)
+			assert.Len(t, events, int(r.c.Stats.StaleReads))
+			assert.Contains(t, events, "stale DACK read")
 			dups := 0
 			for i := 1; i < len(got); i++ {
 				if got[i] == got[i-1] {
