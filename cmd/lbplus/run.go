@@ -20,6 +20,12 @@ import (
 // loop costs nothing next to the emulation.
 const runSlice = 10 * sched.Millisecond
 
+// runAttach lets other files of this command attach devices (a 5380 and
+// SCSI targets, floppies) to the board `lbplus run` builds: they add their
+// flags to runCmd in init and append a function here. Each runs after the
+// board is built and before it starts.
+var runAttach []func(b *emu.Board) error
+
 var runFlags struct {
 	rom       string
 	speed     string
@@ -81,6 +87,11 @@ func runBoard(cmd *cobra.Command, _ []string) error {
 	board, err := emu.New(cfg)
 	if err != nil {
 		return err
+	}
+	for _, attach := range runAttach {
+		if err := attach(board); err != nil {
+			return err
+		}
 	}
 
 	port, err := console.Open(runFlags.console)
