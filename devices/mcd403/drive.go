@@ -1,0 +1,696 @@
+package mcd403
+
+import (
+	"math"
+
+	"lbplus/emu/sched"
+	"lbplus/scsi"
+)
+
+// SCSI opcodes the drive answers (group 0, 6-byte CDBs) [A: the MCD-403's
+// command set is undocumented; a block-addressed set of standard group-0
+// codes, REFERENCE.md 7].
+const (
+	OpTestUnitReady = 0x00
+	OpRewind        = 0x01
+	OpRequestSense  = 0x03
+	OpRead          = 0x08
+	OpWrite         = 0x0A
+	OpInquiry       = 0x12
+	OpModeSelect    = 0x15
+	OpModeSense     = 0x1A
+	OpLoad          = 0x1B // LOAD/UNLOAD: byte 4 bit 0 = load
+)
+
+// Mode parameter list: 4-byte header, 8-byte block descriptor, then one
+// vendor byte holding the interleave [A].
+const modeLength = 13
+
+type op uint8
+
+const (
+	opNone op = iota
+	opRead
+	opWrite
+)
+
+// Stats counts what the drive did.
+type Stats struct {
+	// Repositions: blocks read or written after the drive had stopped and
+	// backed up for them because the data (or the command) came too late
+	// while streaming: the audible stop-and-restart of the story.
+	Repositions int
+	// Misses: deadlines passed without the block ready (each is a stop and
+	// back-up; the last one of a run may never be followed by the block).
+	Misses int
+	// Seeks: positioning moves from standstill (first access, random
+	// access, rewind).
+	Seeks         int
+	BlocksWritten int
+	BlocksRead    int
+	// FIFOFull: times the DATA OUT FIFO filled while the block still had
+	// bytes to come (REQ held off until the firmware freed a chunk).
+	FIFOFull   int
+	Retensions int
+}
+
+// command is the READ or WRITE in progress.
+type command struct {
+	op    op
+	block int // block being moved now
+	last  int // last block of the command
+	buf   []byte
+
+	// DATA OUT: bytes taken from the bus, bytes copied into the buffer,
+	// bytes waiting in the FIFO.
+	received, stored, fifo int
+	draining, reqPending   bool
+	complete               bool       // the block is whole in the buffer
+	completeAt             sched.Time // when it became whole
+	sending                bool       // DATA IN of a read block running
+}
+
+// Drive is the MCD-403 as a scsi.Device.
+type Drive struct {
+	p    Params
+	tape *Tape
+	lay  layout
+	s    *sched.Scheduler
+	t    *scsi.Target
+
+	loaded         bool
+	retensionUntil sched.Time
+
+	// Motion. While moving, the head is at x0 + (t - t0) for t >= t0 (t0
+	// is the end of the ramp after a launch). While stopped it is at x0
+	// from busyUntil on; before busyUntil a move is still running.
+	moving    bool
+	x0        position
+	t0        sched.Time
+	busyUntil sched.Time
+
+	// The block the tape is heading for and what for; -1 when none.
+	target   int
+	targetOp op
+	// backedUpFor is the block the drive stopped and backed up for.
+	backedUpFor int
+
+	cmd   *command
+	sense sense
+	evs   map[*sched.Event]struct{}
+	plan1 *sched.Event // pending plan/deadline/launch event
+
+	stats Stats
+}
+
+// New returns a drive with tape loaded (nil: no cartridge). A loaded
+// cartridge starts retensioned and at its load point [A]: the harness
+// inserted it before the run (use Load to model an insertion).
+func New(p Params, tape *Tape) *Drive {
+	if err := p.Validate(); err != nil {
+		panic(err)
+	}
+	d := &Drive{p: p, tape: tape, loaded: tape != nil, target: -1, backedUpFor: -1,
+		evs: map[*sched.Event]struct{}{}}
+	if tape != nil {
+		d.lay = newLayout(p.Blocks, tape.Interleave())
+	}
+	return d
+}
+
+// Attach connects a new drive to bus as SCSI target id.
+func Attach(bus *scsi.Bus, id int, p Params, tape *Tape) (*Drive, *scsi.Target) {
+	d := New(p, tape)
+	d.s = bus.Sched()
+	t := scsi.NewTarget(bus, id, "mcd403", d, d.Timing())
+	d.t = t
+	return d, t
+}
+
+// Params returns the drive's parameters.
+func (d *Drive) Params() Params { return d.p }
+
+// Timing is the drive's SCSI engine timing: the engine defaults with the
+// drive's hardware handshake turnaround.
+func (d *Drive) Timing() scsi.Timing {
+	t := scsi.DefaultTiming()
+	t.ReqAfterAck = d.p.ReqAfterAck
+	return t
+}
+
+// Stats returns the counters.
+func (d *Drive) Stats() Stats { return d.stats }
+
+// Repositions is Stats().Repositions (for harnesses).
+func (d *Drive) Repositions() int { return d.stats.Repositions }
+
+// Tape returns the loaded cartridge image, or nil.
+func (d *Drive) Tape() *Tape { return d.tape }
+
+// Close closes the cartridge image.
+func (d *Drive) Close() error {
+	if d.tape == nil {
+		return nil
+	}
+	return d.tape.Close()
+}
+
+// Load starts a cartridge insertion at the scheduler's current time: the
+// drive retensions (RetensionTime, NOT READY meanwhile) and stops at the
+// load point [F CCTALK03 "always retensions on insert"].
+func (d *Drive) Load(s *sched.Scheduler) {
+	d.s = s
+	d.retension(s.Now())
+}
+
+func (d *Drive) retension(now sched.Time) {
+	d.stats.Retensions++
+	d.loaded = d.tape != nil
+	d.moving = false
+	d.target, d.backedUpFor = -1, -1
+	d.x0 = 0
+	d.busyUntil = now + d.p.RetensionTime
+	d.retensionUntil = d.busyUntil
+}
+
+func (d *Drive) at(t sched.Time, name string, fn func(now sched.Time)) *sched.Event {
+	var e *sched.Event
+	e = d.s.At(t, "mcd403 "+name, func(now sched.Time) {
+		delete(d.evs, e)
+		fn(now)
+	})
+	d.evs[e] = struct{}{}
+	return e
+}
+
+func (d *Drive) after(dt sched.Time, name string, fn func(now sched.Time)) *sched.Event {
+	return d.at(d.s.Now()+dt, name, fn)
+}
+
+func (d *Drive) cancel(e *sched.Event) {
+	if e != nil {
+		d.s.Cancel(e)
+		delete(d.evs, e)
+	}
+}
+
+// Reset is the bus RST: the command in progress is dropped (a block not yet
+// written is lost, it was never acknowledged); the tape stops.
+func (d *Drive) Reset() {
+	for e := range d.evs {
+		d.s.Cancel(e)
+	}
+	d.evs = map[*sched.Event]struct{}{}
+	d.plan1 = nil
+	d.cmd = nil
+	if d.s != nil && d.moving {
+		now := d.s.Now()
+		d.x0 = d.posAt(now) + d.p.RampTime/2
+		d.moving = false
+		d.busyUntil = max(d.busyUntil, now+d.p.RampTime)
+	}
+	d.target = -1
+}
+
+// Command implements scsi.Device.
+func (d *Drive) Command(t *scsi.Target, cdb []byte) {
+	d.t, d.s = t, t.Sched()
+	cdb = append([]byte(nil), cdb...)
+	d.after(d.p.CommandOverhead, "command", func(now sched.Time) { d.execute(now, t.LUN(cdb), cdb) })
+}
+
+func (d *Drive) finish(status byte) {
+	d.after(d.p.StatusOverhead, "status", func(sched.Time) { d.t.Complete(status) })
+}
+
+func (d *Drive) good() { d.finish(scsi.StatusGood) }
+
+func (d *Drive) check(s sense) {
+	d.sense = s
+	d.finish(scsi.StatusCheckCondition)
+}
+
+func (d *Drive) illegal(asc byte) { d.check(sense{key: KeyIllegalRequest, asc: asc}) }
+
+// ready checks the cartridge for a medium access.
+func (d *Drive) ready(now sched.Time) bool {
+	switch {
+	case !d.loaded:
+		d.check(sense{key: KeyNotReady, asc: ASCNoMedium})
+	case now < d.retensionUntil:
+		d.check(sense{key: KeyNotReady, asc: ASCNotReady, ascq: ASCQBecomingReady})
+	default:
+		return true
+	}
+	return false
+}
+
+func (d *Drive) execute(now sched.Time, lun int, cdb []byte) {
+	if cdb[0] != OpRequestSense && cdb[0] != OpInquiry && lun != 0 {
+		d.illegal(ASCInvalidLUN)
+		return
+	}
+	switch cdb[0] {
+	case OpTestUnitReady:
+		if d.ready(now) {
+			d.good()
+		}
+	case OpRequestSense:
+		n := int(cdb[4])
+		if n == 0 {
+			n = 4 // SCSI-1: allocation length 0 means 4 bytes
+		}
+		s := d.sense.bytes()
+		if lun != 0 {
+			s = sense{key: KeyIllegalRequest, asc: ASCInvalidLUN}.bytes()
+		}
+		d.sense = sense{}
+		d.sendBytes(s[:min(n, len(s))], d.good)
+	case OpInquiry:
+		d.sendBytes(inquiry(lun)[:min(int(cdb[4]), 36)], d.good)
+	case OpModeSense:
+		if !d.ready(now) {
+			return
+		}
+		d.sendBytes(d.modeData()[:min(int(cdb[4]), modeLength)], d.good)
+	case OpModeSelect:
+		if !d.ready(now) {
+			return
+		}
+		d.modeSelect(int(cdb[4]))
+	case OpRewind:
+		if !d.ready(now) {
+			return
+		}
+		d.target = -1
+		d.cancel(d.plan1)
+		end := d.moveTo(now, d.slotPos(0)-d.startOffset(), false)
+		d.at(end, "rewound", func(sched.Time) { d.good() })
+	case OpLoad:
+		if d.tape == nil {
+			d.check(sense{key: KeyNotReady, asc: ASCNoMedium})
+			return
+		}
+		d.cancel(d.plan1)
+		if cdb[4]&1 == 0 { // unload: rewind, then the cartridge is out
+			end := d.moveTo(now, 0, false)
+			d.at(end, "unloaded", func(sched.Time) { d.loaded = false; d.good() })
+			return
+		}
+		d.retension(now)
+		if cdb[1]&1 != 0 { // immediate
+			d.good()
+		} else {
+			d.at(d.busyUntil, "loaded", func(sched.Time) { d.good() })
+		}
+	case OpRead, OpWrite:
+		d.readWrite(now, cdb)
+	default:
+		d.illegal(ASCInvalidCommand)
+	}
+}
+
+func inquiry(lun int) []byte {
+	b := make([]byte, 36)
+	b[0] = 0x01 // sequential-access device [A]
+	if lun != 0 {
+		b[0] = 0x7F // no such LUN
+	}
+	b[1] = 0x80 // removable
+	b[2] = 0x01 // SCSI-1
+	b[4] = 31
+	copy(b[8:], "3M      MCD-403         4.0 ")
+	return b
+}
+
+func (d *Drive) modeData() []byte {
+	b := make([]byte, modeLength)
+	b[0] = modeLength - 1
+	if d.tape.WriteProtected() {
+		b[2] = 0x80
+	}
+	b[3] = 8
+	n, bs := d.p.Blocks, d.p.BlockSize
+	b[5], b[6], b[7] = byte(n>>16), byte(n>>8), byte(n)
+	b[9], b[10], b[11] = byte(bs>>16), byte(bs>>8), byte(bs)
+	b[12] = byte(d.tape.Interleave())
+	return b
+}
+
+// modeSelect takes the parameter list; a new interleave in byte 12
+// reformats the cartridge [A].
+func (d *Drive) modeSelect(n int) {
+	d.receiveBytes(n, func(data []byte) {
+		if len(data) >= 12 && data[3] >= 8 {
+			bs := int(data[9])<<16 | int(data[10])<<8 | int(data[11])
+			if bs != 0 && bs != d.p.BlockSize {
+				d.illegal(ASCInvalidParam)
+				return
+			}
+		}
+		if len(data) < modeLength || data[12] == 0 || int(data[12]) == d.tape.Interleave() {
+			d.good()
+			return
+		}
+		k := int(data[12])
+		if k > d.p.MaxInterleave {
+			d.illegal(ASCInvalidParam)
+			return
+		}
+		if d.tape.WriteProtected() {
+			d.check(sense{key: KeyDataProtect, asc: ASCWriteProtected})
+			return
+		}
+		if err := d.tape.Reformat(k); err != nil {
+			d.check(sense{key: KeyMediumError, asc: ASCWriteError})
+			return
+		}
+		d.lay = newLayout(d.p.Blocks, k)
+		d.target, d.backedUpFor = -1, -1
+		d.good()
+	})
+}
+
+func (d *Drive) sendBytes(data []byte, next func()) {
+	if len(data) == 0 {
+		next()
+		return
+	}
+	d.t.SendByte(data[0], func(sched.Time) { d.sendBytes(data[1:], next) })
+}
+
+func (d *Drive) receiveBytes(n int, next func(data []byte)) {
+	data := make([]byte, 0, n)
+	var step func()
+	step = func() {
+		if len(data) == n {
+			next(data)
+			return
+		}
+		d.t.ReceiveByte(func(_ sched.Time, b byte) {
+			data = append(data, b)
+			step()
+		})
+	}
+	step()
+}
+
+func (d *Drive) readWrite(now sched.Time, cdb []byte) {
+	if !d.ready(now) {
+		return
+	}
+	block := int(cdb[1]&0x1F)<<16 | int(cdb[2])<<8 | int(cdb[3])
+	count := int(cdb[4])
+	if count == 0 {
+		count = 256
+	}
+	if block+count > d.p.Blocks {
+		// Refused before any motion [A]: the drive knows the cartridge's
+		// size. Information = the first block past the end.
+		d.check(sense{key: KeyVolumeOverflow, eom: true, asc: ASCEndOfMedium, ascq: ASCQEndOfMedium,
+			valid: true, info: uint32(max(block, d.p.Blocks))})
+		return
+	}
+	c := &command{op: opRead, block: block, last: block + count - 1, buf: make([]byte, d.p.BlockSize)}
+	if cdb[0] == OpWrite {
+		if d.tape.WriteProtected() {
+			d.check(sense{key: KeyDataProtect, asc: ASCWriteProtected})
+			return
+		}
+		c.op = opWrite
+	}
+	d.cmd = c
+	d.startBlock(now)
+}
+
+// startBlock begins moving the command's current block: DATA OUT into the
+// buffer for a write, and the tape heads for the block's slot.
+func (d *Drive) startBlock(now sched.Time) {
+	c := d.cmd
+	if c.op == opWrite {
+		c.received, c.stored, c.fifo = 0, 0, 0
+		c.complete, c.draining, c.reqPending = false, false, false
+		d.requestNext()
+	}
+	c.sending = false
+	d.target, d.targetOp = c.block, c.op
+	d.plan(now)
+}
+
+// requestNext asks the engine for the next DATA OUT byte if the FIFO has
+// room: REQ stays off while it is full.
+func (d *Drive) requestNext() {
+	c := d.cmd
+	if c == nil || c.reqPending || c.received >= d.p.BlockSize {
+		return
+	}
+	if c.fifo >= d.p.FIFOSize-1 {
+		return
+	}
+	c.reqPending = true
+	d.t.ReceiveByte(func(now sched.Time, b byte) {
+		if d.cmd != c {
+			return
+		}
+		c.reqPending = false
+		c.buf[c.received] = b
+		c.received++
+		c.fifo++
+		if c.fifo >= d.p.FIFOSize-1 && c.received < d.p.BlockSize {
+			d.stats.FIFOFull++
+		}
+		d.drain()
+		d.requestNext()
+	})
+}
+
+// drain is the firmware copying a chunk from the FIFO to the buffer; the
+// chunk's room is freed when the copy ends.
+func (d *Drive) drain() {
+	c := d.cmd
+	if c.draining {
+		return
+	}
+	n := 0
+	switch {
+	case c.fifo >= d.p.DrainChunk:
+		n = d.p.DrainChunk
+	case c.received == d.p.BlockSize && c.fifo > 0:
+		n = c.fifo
+	}
+	if n == 0 {
+		return
+	}
+	c.draining = true
+	d.after(sched.Time(n)*d.p.DrainByteTime+d.p.DrainChunkOverhead, "FIFO chunk", func(now sched.Time) {
+		c.draining = false
+		c.fifo -= n
+		c.stored += n
+		if c.stored == d.p.BlockSize {
+			c.complete, c.completeAt = true, now
+			d.plan(now)
+			return
+		}
+		d.drain()
+		d.requestNext()
+	})
+}
+
+// posAt is the head position at t while moving (ramp approximated as
+// speed; only used at decision points after a ramp).
+func (d *Drive) posAt(t sched.Time) position { return d.x0 + (t - d.t0) }
+
+// lead is how long before its slot a block must be ready.
+func (d *Drive) lead(o op) sched.Time {
+	if o == opWrite {
+		return d.p.ArmLead + d.p.BlockPrepare
+	}
+	return d.p.ArmLead
+}
+
+// readyFor reports whether block b can be moved at its slot now.
+func (d *Drive) readyFor(b int, o op) bool {
+	c := d.cmd
+	if c == nil || c.op != o || c.block != b || c.sending {
+		return false
+	}
+	return o == opRead || c.complete
+}
+
+// plan decides the tape's next motion for the current target: stream to
+// its slot (with a deadline check), stop and move to its launch point, or
+// launch from there when the block is ready.
+func (d *Drive) plan(now sched.Time) {
+	d.cancel(d.plan1)
+	d.plan1 = nil
+	if now < d.busyUntil {
+		d.plan1 = d.at(d.busyUntil, "plan", d.plan)
+		return
+	}
+	b, o := d.target, d.targetOp
+	if b < 0 {
+		if d.moving { // nothing to head for: stop
+			d.x0 = d.posAt(now) + d.p.RampTime/2
+			d.moving = false
+			d.busyUntil = now + d.p.RampTime
+		}
+		return
+	}
+	xs := d.slotPos(d.lay.physical(b))
+	if d.moving {
+		tSlot := d.t0 + (xs - d.x0)
+		td := tSlot - d.lead(o)
+		if td >= now && xs-d.posAt(now) <= sched.Time(d.p.SearchAhead)*d.p.SlotTime {
+			d.plan1 = d.at(td, "deadline", func(now sched.Time) {
+				d.plan1 = nil
+				if d.readyFor(b, o) {
+					d.at(tSlot, "slot", func(now sched.Time) { d.slot(now, b, o) })
+					return
+				}
+				d.stopAndBackUp(now, b, true)
+			})
+			return
+		}
+		d.stopAndBackUp(now, b, td < now)
+		return
+	}
+	launch := xs - d.startOffset()
+	if d.x0 != launch {
+		d.stats.Seeks++
+		d.plan1 = d.at(d.moveTo(now, launch, false), "positioned", d.plan)
+		return
+	}
+	if !d.readyFor(b, o) {
+		return // stopped at the launch point: the data or command will call plan
+	}
+	tl := now
+	if o == opWrite {
+		tl = max(now, d.cmd.completeAt+d.lead(o)-d.p.RampTime-d.p.Resync)
+	}
+	d.plan1 = d.at(tl, "launch", func(now sched.Time) {
+		d.plan1 = nil
+		if d.backedUpFor == b {
+			d.stats.Repositions++
+			d.backedUpFor = -1
+		}
+		d.moving = true
+		d.x0 = launch + d.p.RampTime/2
+		d.t0 = now + d.p.RampTime
+		d.busyUntil = now
+		d.at(now+d.p.RampTime+d.p.Resync, "slot", func(now sched.Time) { d.slot(now, b, o) })
+	})
+}
+
+// stopAndBackUp stops the streaming tape and moves it to b's launch point.
+func (d *Drive) stopAndBackUp(now sched.Time, b int, miss bool) {
+	if miss {
+		d.stats.Misses++
+		d.backedUpFor = b
+	} else {
+		d.stats.Seeks++
+	}
+	launch := d.slotPos(d.lay.physical(b)) - d.startOffset()
+	d.plan1 = d.at(d.moveTo(now, launch, miss), "backed up", d.plan)
+}
+
+// moveTo brings the tape to a standstill at x: decelerate if moving, then
+// a move at search speed with constant acceleration. It returns when the
+// tape stands at x.
+func (d *Drive) moveTo(now sched.Time, x position, _ bool) sched.Time {
+	from := d.x0
+	t := max(now, d.busyUntil)
+	if d.moving {
+		from = d.posAt(now) + d.p.RampTime/2
+		t = now + d.p.RampTime
+		d.moving = false
+	}
+	t += d.moveTime(x - from)
+	d.x0, d.busyUntil = x, t
+	return t
+}
+
+// moveTime is a start-stop move over dist (either direction) with the
+// drive's acceleration (write speed in RampTime) and top speed SearchFactor
+// times write speed [D].
+func (d *Drive) moveTime(dist position) sched.Time {
+	if dist < 0 {
+		dist = -dist
+	}
+	if dist == 0 {
+		return 0
+	}
+	r := float64(d.p.RampTime)
+	v := float64(d.p.SearchFactor)
+	x := float64(dist)
+	if x < v*v*r { // never reaches search speed: accelerate half, brake half
+		return sched.Time(2 * math.Sqrt(x*r))
+	}
+	return sched.Time(2*v*r + (x-v*v*r)/v)
+}
+
+// slot runs when block b's slot reaches the head at speed.
+func (d *Drive) slot(now sched.Time, b int, o op) {
+	c := d.cmd
+	dataEnd := now + d.p.DataTime
+	if o == opWrite {
+		if err := d.tape.WriteBlock(b, c.buf); err != nil {
+			d.cmd = nil
+			d.target = -1
+			d.check(sense{key: KeyMediumError, asc: ASCWriteError, valid: true, info: uint32(b)})
+			return
+		}
+		d.stats.BlocksWritten++
+		d.at(dataEnd, "written", func(now sched.Time) {
+			d.anticipate(now, b)
+			if b < c.last {
+				c.block = b + 1
+				d.startBlock(now)
+				return
+			}
+			d.at(now+d.p.VerifyLag, "verified", func(sched.Time) {
+				d.cmd = nil
+				d.good()
+			})
+		})
+		return
+	}
+	blank, err := d.tape.ReadBlock(b, c.buf)
+	d.stats.BlocksRead++
+	c.sending = true
+	d.at(dataEnd, "read", func(now sched.Time) { d.anticipate(now, b) })
+	d.at(dataEnd+d.p.ReadCheck, "checked", func(now sched.Time) {
+		switch {
+		case err != nil:
+			d.cmd = nil
+			d.check(sense{key: KeyMediumError, asc: ASCReadError, valid: true, info: uint32(b)})
+		case blank:
+			d.cmd = nil
+			d.check(sense{key: KeyBlankCheck, valid: true, info: uint32(b)})
+		default:
+			d.sendBytes(c.buf, func() {
+				if b < c.last {
+					c.block = b + 1
+					d.startBlock(d.s.Now())
+					return
+				}
+				d.cmd = nil
+				d.good()
+			})
+		}
+	})
+}
+
+// anticipate keeps the tape streaming toward the next block after b, as a
+// streamer does: if that block is not ready by its deadline the drive stops
+// and backs up for it.
+func (d *Drive) anticipate(now sched.Time, b int) {
+	if d.target != b {
+		return // a command already retargeted the tape
+	}
+	if b+1 >= d.p.Blocks {
+		d.target = -1
+	} else {
+		d.target = b + 1
+	}
+	d.plan(now)
+}

@@ -1,0 +1,57 @@
+package mcd403
+
+import "lbplus/emu/sched"
+
+// layout maps logical blocks to physical slots for a formatted interleave k
+// and physical slots to positions along the serpentine tape path.
+//
+// Interleave k [A, the seed's "tape interleave"]: logical blocks fill every
+// k-th slot in passes over the whole tape, like a disk's sector interleave
+// stretched over the cartridge: pass j holds the slots j, j+k, j+2k, ...
+// Consecutive logical blocks are therefore k slots apart, except at the
+// end of a pass, where the next pass starts back at the beginning.
+type layout struct {
+	n, k      int
+	passStart []int // first logical block of each pass
+}
+
+func newLayout(n, k int) layout {
+	l := layout{n: n, k: k, passStart: make([]int, k+1)}
+	for j := 0; j < k; j++ {
+		l.passStart[j+1] = l.passStart[j] + (n-j+k-1)/k
+	}
+	return l
+}
+
+// physical returns the slot of logical block b (0 <= b < n).
+func (l layout) physical(b int) int {
+	j := 0
+	for j < l.k-1 && b >= l.passStart[j+1] {
+		j++
+	}
+	return (b-l.passStart[j])*l.k + j
+}
+
+// logical returns the logical block stored in slot p.
+func (l layout) logical(p int) int {
+	j, i := p%l.k, p/l.k
+	return l.passStart[j] + i
+}
+
+// position is a place on the tape path in "tape time at write speed" from
+// the load point: moving at speed for d advances the position by d. Track
+// turnarounds are part of the path, so streaming crosses them.
+type position = sched.Time
+
+// slotPos returns where slot p starts. The load point leaves room for a
+// start from standstill before slot 0 [A].
+func (d *Drive) slotPos(p int) position {
+	return d.startOffset() + sched.Time(p)*d.p.SlotTime + sched.Time(p/d.p.SlotsPerTrack())*d.p.Turnaround
+}
+
+// startOffset is the distance from a standstill launch point to the slot
+// start: half the ramp (constant acceleration) plus the resync run at speed.
+func (d *Drive) startOffset() position { return d.p.RampTime/2 + d.p.Resync }
+
+// endPos is the end of the path (past the last slot).
+func (d *Drive) endPos() position { return d.slotPos(d.p.Blocks-1) + d.p.SlotTime }

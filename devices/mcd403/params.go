@@ -1,0 +1,173 @@
+package mcd403
+
+import (
+	"fmt"
+
+	"lbplus/emu/sched"
+)
+
+// Params holds every parameter of the drive model. Units are in the field
+// types (sched.Time is picoseconds, sizes are bytes); each comment gives the
+// source tag: [F] a source states it (REFERENCE.md key), [D] derived, [A]
+// assumption, [FIT] fitted against the story (docs/TAPE.md lists the rows
+// that constrain them).
+type Params struct {
+	// --- Cartridge format (QIC-100 as 3M wrote it) ---
+
+	// Blocks on a cartridge: 4848 [F CCTALK03, REFERENCE.md 7].
+	Blocks int
+	// BlockSize: fixed 8192-byte blocks [F PERIPHS, CCTALK03].
+	BlockSize int
+	// Tracks of the serpentine format: 12 [A]. Only the turnaround count
+	// depends on it; 4848/12 = 404 slots a track [D].
+	Tracks int
+	// MaxInterleave accepted by MODE SELECT and images: 16 [A].
+	MaxInterleave int
+
+	// --- Tape motion ---
+
+	// TapeSpeed in inches per second while reading or writing: 30 ips [A]
+	// (minicartridge drives of the time ran 25-30 ips). With SlotTime it
+	// gives the slot length on tape, 6.24 in, and a track of 404 slots
+	// 210 ft, close to the 205 ft of a DC2000 minicartridge [D, A]. The
+	// model keeps positions in "tape time at speed", so TapeSpeed is only
+	// used to report distances.
+	TapeSpeed float64
+	// SlotTime: one physical block slot passing the head at speed
+	// (preamble, header, 8192 data bytes and check bytes, gap). Native
+	// rate 8192 B / 208 ms = 39.4 KB/s. [FIT] to the net rates of the
+	// story's streaming rows, 8192/(k*SlotTime) at k = 3, 4, 6 (REFERENCE.md
+	// 9 finds 206-214 ms); the Mac's 19 KB/s at 2:1 [F APPLE] agrees.
+	SlotTime sched.Time
+	// DataTime: slot start -> last data and check byte written or read,
+	// 90% of the slot; the rest is gap [A].
+	DataTime sched.Time
+	// VerifyLag: last byte written -> its read-after-write check done
+	// (the read gap trails the write gap) [A] 2 ms.
+	VerifyLag sched.Time
+	// Turnaround: end of a track -> the next track (reverse, head step)
+	// while streaming [A] 600 ms. Included in the path length, so streaming
+	// crosses it without stopping.
+	Turnaround sched.Time
+	// RampTime: standstill <-> write speed with constant acceleration, so
+	// the ramp covers RampTime/2 of tape time [A] 200 ms.
+	RampTime sched.Time
+	// SearchFactor: moves from a standstill (positioning, back-up) run at
+	// this multiple of write speed, with the same acceleration [A] 2.
+	SearchFactor int
+	// Resync: after a start from standstill the drive has lost block sync:
+	// it must run at speed over the slots before the target, reading their
+	// headers, before it may write or read it. 3 slots, 624 ms [A]. This is
+	// what makes a stop and restart cost about a second more than
+	// streaming, so a host that misses its slots at k:1 is slower than one
+	// streaming at (k+1):1, as the story's choices imply (docs/TAPE.md).
+	Resync sched.Time
+	// RetensionTime: load with retension, a full wind to the end and back
+	// [F APPLE "60-120 s" calibration; the lower end is A].
+	RetensionTime sched.Time
+
+	// --- Controller firmware ---
+
+	// CommandOverhead: CDB received -> the command starts (decode, checks)
+	// [A] 1 ms.
+	CommandOverhead sched.Time
+	// StatusOverhead: the drive is done -> the engine starts STATUS [A]
+	// 0.5 ms.
+	StatusOverhead sched.Time
+	// ArmLead: the formatter must be armed this long before a slot starts
+	// to read or write it [A] 2 ms.
+	ArmLead sched.Time
+	// BlockPrepare: a write block is complete in the buffer -> ready for
+	// the formatter. The firmware computes the block's check bytes over the
+	// whole buffered block before writing it (36 us a byte on an 8-bit
+	// controller) [FIT]: this lead time is what makes a burst host with
+	// 4K x2 disk reads miss 3:1 while 8K x1 reads make it (REFERENCE.md 9
+	// "Open"); see docs/TAPE.md.
+	BlockPrepare sched.Time
+	// ReadCheck: last byte of a slot read -> block checked and ready to
+	// send [A] 5 ms.
+	ReadCheck sched.Time
+
+	// --- SCSI data path ---
+
+	// ReqAfterAck: ACK released -> next REQ when the drive has a byte (DATA
+	// IN from the buffer) or FIFO room (DATA OUT): hardware handshake, 1.5 us
+	// so a byte takes about 2 us = the rated 500 KB/s burst [F seed, A].
+	ReqAfterAck sched.Time
+	// FIFOSize: the DATA OUT FIFO between the SCSI handshake logic and the
+	// firmware, a ring of 128 bytes that holds 127 (one slot always empty
+	// tells full from empty) [A].
+	FIFOSize int
+	// DrainChunk: the firmware moves DATA OUT bytes from the FIFO to the
+	// block buffer in chunks of 64 once that many are waiting, and frees
+	// the chunk's room only when the whole chunk is copied (one pointer
+	// update) [A].
+	DrainChunk int
+	// DrainByteTime: firmware copy loop per byte, FIFO -> buffer (an 8031
+	// at 12 MHz: 8 machine cycles) [A] 8 us.
+	DrainByteTime sched.Time
+	// DrainChunkOverhead: per chunk (poll, pointer update) [A] 20 us.
+	DrainChunkOverhead sched.Time
+	// SearchAhead: a target farther ahead than this is reached by stopping
+	// and searching at SearchFactor speed, not by streaming to it [A] 20
+	// slots.
+	SearchAhead int
+}
+
+// DefaultParams returns the values documented on Params.
+func DefaultParams() Params {
+	return Params{
+		Blocks:             4848,
+		BlockSize:          8192,
+		Tracks:             12,
+		MaxInterleave:      16,
+		TapeSpeed:          30,
+		SlotTime:           208 * sched.Millisecond,
+		DataTime:           187 * sched.Millisecond,
+		VerifyLag:          2 * sched.Millisecond,
+		Turnaround:         600 * sched.Millisecond,
+		RampTime:           200 * sched.Millisecond,
+		SearchFactor:       2,
+		Resync:             624 * sched.Millisecond,
+		RetensionTime:      60 * sched.Second,
+		CommandOverhead:    1 * sched.Millisecond,
+		StatusOverhead:     500 * sched.Microsecond,
+		ArmLead:            2 * sched.Millisecond,
+		BlockPrepare:       290 * sched.Millisecond,
+		ReadCheck:          5 * sched.Millisecond,
+		ReqAfterAck:        1500 * sched.Nanosecond,
+		FIFOSize:           128,
+		DrainChunk:         64,
+		DrainByteTime:      8 * sched.Microsecond,
+		DrainChunkOverhead: 20 * sched.Microsecond,
+		SearchAhead:        20,
+	}
+}
+
+// Validate checks that p describes a drive the model can run.
+func (p Params) Validate() error {
+	switch {
+	case p.Blocks <= 0 || p.BlockSize <= 0 || p.Tracks <= 0:
+		return fmt.Errorf("mcd403: blocks %d, block size %d and tracks %d must be positive", p.Blocks, p.BlockSize, p.Tracks)
+	case p.MaxInterleave < 1:
+		return fmt.Errorf("mcd403: max interleave %d < 1", p.MaxInterleave)
+	case p.SlotTime <= 0 || p.DataTime <= 0 || p.DataTime > p.SlotTime:
+		return fmt.Errorf("mcd403: data time %v must lie within the slot time %v", p.DataTime, p.SlotTime)
+	case p.RampTime <= 0 || p.SearchFactor < 1:
+		return fmt.Errorf("mcd403: ramp time %v and search factor %d must be positive", p.RampTime, p.SearchFactor)
+	case p.FIFOSize < 2 || p.DrainChunk < 1 || p.DrainChunk > p.FIFOSize-1 || p.BlockSize%p.DrainChunk != 0:
+		return fmt.Errorf("mcd403: FIFO %d / drain chunk %d: the chunk must fit the FIFO and divide the block", p.FIFOSize, p.DrainChunk)
+	case p.VerifyLag < 0 || p.Turnaround < 0 || p.Resync < 0 || p.ArmLead < 0 || p.BlockPrepare < 0 || p.ReadCheck < 0:
+		return fmt.Errorf("mcd403: negative delay")
+	}
+	return nil
+}
+
+// SlotsPerTrack is the number of block slots on one track [D].
+func (p Params) SlotsPerTrack() int { return (p.Blocks + p.Tracks - 1) / p.Tracks }
+
+// NativeRate is the tape's streaming rate at 1:1 in bytes per second [D].
+func (p Params) NativeRate() float64 { return float64(p.BlockSize) / p.SlotTime.Seconds() }
+
+// SlotLength is the length of a slot on tape in inches [D].
+func (p Params) SlotLength() float64 { return p.TapeSpeed * p.SlotTime.Seconds() }
