@@ -92,6 +92,12 @@ type Config struct {
 	// WaitOnDRQ selects hypothesis B of REFERENCE.md 1.5: port 28 accesses
 	// hold WAIT until the 5380 raises DRQ. Default false (hypothesis A).
 	WaitOnDRQ bool
+	// JumperIRQToTRG2 (JMP3) routes the 5380's IRQ to CTC CLK/TRG2, and
+	// JumperDRQToDCDA (JMP8) its DRQ to the DART's DCDA input (replacing the
+	// terminal's DCD). Both are open by default, as in MAME. They take
+	// effect in AttachNCR5380.
+	JumperIRQToTRG2 bool
+	JumperDRQToDCDA bool
 	// MaxWait bounds one WAIT (0 = DefaultMaxWait).
 	MaxWait sched.Time
 	// ConsoleOut receives each character DART channel A transmits, when its

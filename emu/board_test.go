@@ -284,3 +284,19 @@ func TestDARTTransmitInterrupts(t *testing.T) {
 		assert.Equal(t, 1040*sched.Microsecond, tr.Times[i]-tr.Times[i-1], "back to back at 9615 baud")
 	}
 }
+
+func TestAttachNCR5380(t *testing.T) {
+	cfg := emu.DefaultConfig(make([]byte, 4096))
+	cfg.JumperDRQToDCDA = true
+	b, err := emu.New(cfg)
+	require.NoError(t, err)
+	chip, bus := b.AttachNCR5380()
+	require.NotNil(t, chip)
+	require.NotNil(t, bus)
+	b.Out(0x21, 0x08, 0) // ICR: assert BSY
+	v, _ := b.In(0x24, 10)
+	assert.Equal(t, uint8(0x40), v&0x40, "CSB shows BSY through ports 21 and 24")
+	b.Out(0x21, 0x00, 20)
+	v, _ = b.In(0x24, 30)
+	assert.Zero(t, v&0x40)
+}
