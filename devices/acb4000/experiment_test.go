@@ -104,7 +104,7 @@ func TestInterleaveShape(t *testing.T) {
 		t.Skip("Monte-Carlo over spindle phases")
 	}
 	dir := t.TempDir()
-	const samples = 24
+	const samples = 12
 	mean := map[int]float64{}
 	var b strings.Builder
 	fmt.Fprintf(&b, "I  4Kx2 mean [min..max] ms   story\n")
