@@ -91,9 +91,10 @@ type Params struct {
 
 	// --- SCSI side ---
 
-	// ReqAfterAck is the scsi.Timing field for DATA bytes: with a fast
-	// host the ACB moves 1.5 MB/s = 667 ns a byte [F ACB-OEM]; the
-	// engine's REQ/ACK edges take the rest of the 667 ns [D].
+	// ReqAfterAck is the scsi.Timing field for DATA bytes (ACK released ->
+	// next REQ). With a host that answers at once the ACB moves 1.5 MB/s =
+	// 667 ns a byte [F ACB-OEM]; the engine's REQ-off-after-ACK (100 ns)
+	// and data setup (55 ns) take part of it, leaving about 500 ns [D].
 	ReqAfterAck sched.Time
 }
 

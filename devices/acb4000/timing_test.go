@@ -72,3 +72,15 @@ func TestSlowHostAtTwoToOneMissesSectors(t *testing.T) {
 		assert.False(t, e.MissedByHalf, "3:1 keeps up with INIR: 3 slots > 512 x 5.25 us")
 	}
 }
+
+// With a host that answers REQ at once, DATA IN runs at the ACB's rated
+// 1.5 MB/s (667 ns a byte) [F ACB-OEM].
+func TestSCSIRateWithFastHost(t *testing.T) {
+	r := newRig(t, rigOpts{})
+	r.h.AckDelay, r.h.AckOff, r.h.PerByte = sched.Nanosecond, sched.Nanosecond, 0
+	st, in := r.run(t, []byte{OpReadBuffer, 0, 0, 0, 0, 0}, nil)
+	require.Equal(t, 0, st)
+	require.Len(t, in, 1024)
+	perByte := (r.h.LastData - r.h.FirstData) / 1023
+	assert.InDelta(t, float64(667*sched.Nanosecond), float64(perByte), float64(20*sched.Nanosecond))
+}

@@ -88,4 +88,13 @@ func TestRunReadsOnBoard(t *testing.T) {
 	assert.Equal(t, want, res.Buffer)
 	t.Logf("4Kx2 at 3:1: scope %v, CTC %v", res.Scope, res.CTC)
 	assert.Greater(t, res.Scope, 16*3*980*sched.Microsecond)
+	assert.Equal(t, 21*sched.TState, res.MedianByte, "INIR: 21 T-states a byte")
+
+	p := Defaults()
+	p.Mode, p.Reads, p.ReadSecs = ByteByByte, 1, 2
+	res, err = Run(prog, d, acb4000.DefaultParams(), p, false)
+	require.NoError(t, err)
+	require.Empty(t, res.Failed)
+	t.Logf("byte by byte: %v a byte", res.MedianByte)
+	assert.InDelta(t, float64(15*sched.Microsecond), float64(res.MedianByte), float64(sched.Microsecond))
 }

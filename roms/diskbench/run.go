@@ -2,6 +2,7 @@ package diskbench
 
 import (
 	"fmt"
+	"slices"
 
 	"lbplus/devices/acb4000"
 	"lbplus/emu"
@@ -29,6 +30,9 @@ type Result struct {
 	// Sectors reports every sector the controller moved during the timed
 	// READs (for explaining lost revolutions).
 	Sectors []acb4000.SectorEvent
+	// MedianByte is the median ACK-to-ACK time of DATA IN bytes on the bus:
+	// the host's handshake rate (5.25 us for INIR, 15 us byte by byte).
+	MedianByte sched.Time
 	// Buffer is what the READs left in memory.
 	Buffer []byte
 	Failed string
@@ -62,7 +66,11 @@ func Run(prog *Program, disk *acb4000.Disk, dp acb4000.Params, p Params, waitOnD
 	// The scope: remember when each selection starts and each bus free.
 	var sels, frees []sched.Time
 	var last scsi.Line
+	var acks []sched.Time
 	bus.Observe(func(now sched.Time, lines scsi.Line, _ uint8) {
+		if lines&scsi.ACK != 0 && last&scsi.ACK == 0 && scsi.InfoPhase(lines) == scsi.DataIn {
+			acks = append(acks, now)
+		}
 		if lines&scsi.SEL != 0 && last&scsi.SEL == 0 && lines&scsi.BSY == 0 {
 			sels = append(sels, now)
 		}
@@ -107,5 +115,13 @@ func Run(prog *Program, disk *acb4000.Disk, dp acb4000.Params, p Params, waitOnD
 		return res, fmt.Errorf("diskbench: the scope saw %d selections for %d READs", len(sels), p.Reads)
 	}
 	res.Scope = frees[len(frees)-1] - sels[first]
+	if len(acks) > 1 {
+		d := make([]sched.Time, len(acks)-1)
+		for i := range d {
+			d[i] = acks[i+1] - acks[i]
+		}
+		slices.Sort(d)
+		res.MedianByte = d[len(d)/2]
+	}
 	return res, nil
 }
