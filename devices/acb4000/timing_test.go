@@ -84,3 +84,23 @@ func TestSCSIRateWithFastHost(t *testing.T) {
 	perByte := (r.h.LastData - r.h.FirstData) / 1023
 	assert.InDelta(t, float64(667*sched.Nanosecond), float64(perByte), float64(20*sched.Nanosecond))
 }
+
+// WRITE mirrors READ: with a fast host the platter paces it, consecutive
+// logical sectors are written I slots apart.
+func TestSequentialWriteIsDiskPaced(t *testing.T) {
+	sp := newSpindle(DefaultParams(), 17)
+	for _, il := range []int{2, 3, 5} {
+		r := newRig(t, rigOpts{interleave: il})
+		r.h.PerByte, r.h.CmdByte = 700*sched.Nanosecond, sched.Microsecond
+		var ev []SectorEvent
+		r.c.Trace = func(e SectorEvent) { ev = append(ev, e) }
+		st, _ := r.run(t, rw(OpWrite, 0, 0, 34), make([]byte, 34*512))
+		require.Equal(t, 0, st)
+		require.Len(t, ev, 34)
+		for i := 1; i < len(ev); i++ {
+			assert.True(t, ev[i].Write)
+			want := sp.boundary(uint64(il)) - sp.boundary(0)
+			assert.InDelta(t, float64(want), float64(ev[i].IDAt-ev[i-1].IDAt), 2, "I=%d sector %d", il, i)
+		}
+	}
+}

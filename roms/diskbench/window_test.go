@@ -1,6 +1,7 @@
 package diskbench
 
 import (
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -22,7 +23,11 @@ func TestTurnaroundWindow(t *testing.T) {
 	prog, err := Build()
 	require.NoError(t, err)
 	lostFrom := func(il int) sched.Time {
-		d := openDisk(t, il)
+		path := filepath.Join(t.TempDir(), "hd.img")
+		require.NoError(t, acb4000.Create(path, head, true, il))
+		d, err := acb4000.Open(path, false)
+		require.NoError(t, err)
+		defer d.Close()
 		lost := func(over sched.Time) bool {
 			dp := acb4000.DefaultParams()
 			dp.CommandOverhead = over
