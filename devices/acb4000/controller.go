@@ -178,7 +178,7 @@ func (c *Controller) execute(now sched.Time, lun int, cdb []byte) {
 	switch op {
 	case OpTestUnitReady, OpRezeroUnit, OpFormatUnit, OpRead, OpWrite, OpSeek, OpModeSelect, OpModeSense:
 	case OpWriteBuffer:
-		c.receiveBuffer(now)
+		c.receiveBuffer()
 		return
 	case OpReadBuffer:
 		c.sendBytes(c.buf[:], c.good)
@@ -293,7 +293,7 @@ func (c *Controller) receiveBytes(n int, next func(data []byte)) {
 	step()
 }
 
-func (c *Controller) receiveBuffer(now sched.Time) {
+func (c *Controller) receiveBuffer() {
 	c.receiveBytes(bufferSize, func(data []byte) {
 		copy(c.buf[:], data)
 		c.good()
