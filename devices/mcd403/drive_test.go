@@ -1,0 +1,226 @@
+package mcd403
+
+import (
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"lbplus/emu/sched"
+	"lbplus/scsi"
+)
+
+func TestCommandSet(t *testing.T) {
+	r := newRig(t, rigOpts{interleave: 4})
+	tests := []struct {
+		name   string
+		cdb    []byte
+		out    []byte
+		status byte
+		in     []byte
+	}{
+		{"test unit ready", []byte{OpTestUnitReady, 0, 0, 0, 0, 0}, nil, scsi.StatusGood, nil},
+		{"inquiry", []byte{OpInquiry, 0, 0, 0, 36, 0}, nil, scsi.StatusGood,
+			append([]byte{1, 0x80, 1, 0, 31, 0, 0, 0}, "3M      MCD-403         4.0 "...)},
+		{"inquiry short", []byte{OpInquiry, 0, 0, 0, 2, 0}, nil, scsi.StatusGood, []byte{1, 0x80}},
+		{"mode sense", []byte{OpModeSense, 0, 0, 0, 13, 0}, nil, scsi.StatusGood,
+			[]byte{12, 0, 0, 8, 0, 0, 0x12, 0xF0, 0, 0, 0x20, 0, 4}},
+		{"mode select same interleave", []byte{OpModeSelect, 0, 0, 0, 13, 0},
+			[]byte{0, 0, 0, 8, 0, 0, 0, 0, 0, 0, 0x20, 0, 4}, scsi.StatusGood, nil},
+		{"rewind", []byte{OpRewind, 0, 0, 0, 0, 0}, nil, scsi.StatusGood, nil},
+		{"request sense after good", []byte{OpRequestSense, 0, 0, 0, 0, 0}, nil, scsi.StatusGood, []byte{0x70, 0, 0, 0}},
+		{"unknown opcode", []byte{0x04, 0, 0, 0, 0, 0}, nil, scsi.StatusCheckCondition, nil},
+		{"LUN 1", []byte{OpTestUnitReady, 0x20, 0, 0, 0, 0}, nil, scsi.StatusCheckCondition, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res := r.run(t, tc.cdb, tc.out)
+			assert.Equal(t, tc.status, res.Status)
+			assert.Equal(t, byte(scsi.MsgCommandComplete), res.Message)
+			if tc.in != nil {
+				assert.Equal(t, tc.in, res.DataIn)
+			}
+			if tc.status == scsi.StatusCheckCondition {
+				assert.Equal(t, byte(0x70), r.senseOf(t)[0])
+			}
+		})
+	}
+}
+
+func TestSenseOnErrors(t *testing.T) {
+	tests := []struct {
+		name      string
+		opts      rigOpts
+		cdb       []byte
+		key, asc  byte
+		eom       bool
+		info      int // -1: information not valid
+		writeData bool
+	}{
+		{"beyond end of tape", rigOpts{}, rw(OpRead, 4848, 1), KeyVolumeOverflow, ASCEndOfMedium, true, 4848, false},
+		{"write crossing the end", rigOpts{}, rw(OpWrite, 4847, 2), KeyVolumeOverflow, ASCEndOfMedium, true, 4848, true},
+		{"write protect (read-only image)", rigOpts{readOnly: true}, rw(OpWrite, 0, 1), KeyDataProtect, ASCWriteProtected, false, -1, true},
+		{"no cartridge", rigOpts{noTape: true}, rw(OpRead, 0, 1), KeyNotReady, ASCNoMedium, false, -1, false},
+		{"no cartridge, TUR", rigOpts{noTape: true}, []byte{0, 0, 0, 0, 0, 0}, KeyNotReady, ASCNoMedium, false, -1, false},
+		{"blank block", rigOpts{}, rw(OpRead, 7, 1), KeyBlankCheck, 0, false, 7, false},
+		{"bad command", rigOpts{}, []byte{0xC1, 0, 0, 0, 0, 0}, KeyIllegalRequest, ASCInvalidCommand, false, -1, false},
+		{"bad LUN", rigOpts{}, []byte{OpRead, 0x40, 0, 0, 1, 0}, KeyIllegalRequest, ASCInvalidLUN, false, -1, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRig(t, tc.opts)
+			var out []byte
+			if tc.writeData {
+				out = make([]byte, 2*8192)
+			}
+			res := r.run(t, tc.cdb, out)
+			require.Equal(t, byte(scsi.StatusCheckCondition), res.Status)
+			s := r.senseOf(t)
+			require.Len(t, s, 18)
+			assert.Equal(t, tc.key, s[2]&0x0F, "sense key")
+			assert.Equal(t, tc.eom, s[2]&0x40 != 0, "EOM")
+			assert.Equal(t, tc.asc, s[12], "ASC")
+			if tc.info >= 0 {
+				assert.Equal(t, byte(0xF0), s[0], "valid extended sense")
+				assert.Equal(t, tc.info, int(s[3])<<24|int(s[4])<<16|int(s[5])<<8|int(s[6]))
+			} else {
+				assert.Equal(t, byte(0x70), s[0])
+			}
+			// REQUEST SENSE cleared it.
+			assert.Equal(t, byte(KeyNoSense), r.senseOf(t)[2])
+		})
+	}
+}
+
+func TestWriteReadRoundTrip(t *testing.T) {
+	r := newRig(t, rigOpts{interleave: 3})
+	data := append(pattern(10, 8192), pattern(11, 8192)...)
+	res := r.run(t, rw(OpWrite, 10, 2), data)
+	require.Equal(t, byte(scsi.StatusGood), res.Status)
+	assert.Equal(t, 2*8192, res.DataOut)
+	assert.Equal(t, 2, r.d.Stats().BlocksWritten)
+	res = r.run(t, rw(OpRead, 10, 2), nil)
+	require.Equal(t, byte(scsi.StatusGood), res.Status)
+	assert.Equal(t, data, res.DataIn)
+
+	// Durable before GOOD: a second process sees the blocks and the list.
+	m := Meta{}
+	require.NoError(t, readSidecarForTest(r.path, &m))
+	assert.Equal(t, [][]int{{10, 11}}, m.Written)
+	raw, err := os.ReadFile(r.path)
+	require.NoError(t, err)
+	assert.Equal(t, data, raw[10*8192:12*8192])
+}
+
+func TestModeSelectReformats(t *testing.T) {
+	r := newRig(t, rigOpts{interleave: 3})
+	require.Equal(t, byte(scsi.StatusGood), r.run(t, rw(OpWrite, 0, 1), make([]byte, 8192)).Status)
+	sel := []byte{0, 0, 0, 8, 0, 0, 0, 0, 0, 0, 0x20, 0, 6}
+	require.Equal(t, byte(scsi.StatusGood), r.run(t, []byte{OpModeSelect, 0, 0, 0, 13, 0}, sel).Status)
+	assert.Equal(t, 6, r.d.Tape().Interleave())
+	assert.False(t, r.d.Tape().Written(0), "reformatting loses the old layout's blocks")
+	res := r.run(t, []byte{OpModeSense, 0, 0, 0, 13, 0}, nil)
+	assert.Equal(t, byte(6), res.DataIn[12])
+
+	bad := append([]byte(nil), sel...)
+	bad[10] = 0x02 // 512-byte blocks
+	assert.Equal(t, byte(scsi.StatusCheckCondition), r.run(t, []byte{OpModeSelect, 0, 0, 0, 13, 0}, bad).Status)
+	assert.Equal(t, byte(ASCInvalidParam), r.senseOf(t)[12])
+	bad = append([]byte(nil), sel...)
+	bad[12] = 17
+	assert.Equal(t, byte(scsi.StatusCheckCondition), r.run(t, []byte{OpModeSelect, 0, 0, 0, 13, 0}, bad).Status)
+}
+
+func TestLoadRetensions(t *testing.T) {
+	r := newRig(t, rigOpts{})
+	start := r.s.Now()
+	res := r.run(t, []byte{OpLoad, 1, 0, 0, 1, 0}, nil) // immediate
+	require.Equal(t, byte(scsi.StatusGood), res.Status)
+	res = r.run(t, []byte{OpTestUnitReady, 0, 0, 0, 0, 0}, nil)
+	assert.Equal(t, byte(scsi.StatusCheckCondition), res.Status, "retensioning")
+	s := r.senseOf(t)
+	assert.Equal(t, []byte{KeyNotReady, ASCNotReady, ASCQBecomingReady}, []byte{s[2], s[12], s[13]})
+	r.s.Advance(start + DefaultParams().RetensionTime)
+	assert.Equal(t, byte(scsi.StatusGood), r.run(t, []byte{0, 0, 0, 0, 0, 0}, nil).Status)
+	res = r.run(t, []byte{OpLoad, 0, 0, 0, 1, 0}, nil) // not immediate: status after the retension
+	require.Equal(t, byte(scsi.StatusGood), res.Status)
+	assert.GreaterOrEqual(t, res.End-res.Start, DefaultParams().RetensionTime)
+	assert.Equal(t, 2, r.d.Stats().Retensions)
+	// Unload: the cartridge is out.
+	require.Equal(t, byte(scsi.StatusGood), r.run(t, []byte{OpLoad, 0, 0, 0, 0, 0}, nil).Status)
+	assert.Equal(t, byte(scsi.StatusCheckCondition), r.run(t, []byte{0, 0, 0, 0, 0, 0}, nil).Status)
+	assert.Equal(t, byte(ASCNoMedium), r.senseOf(t)[12])
+}
+
+// Streaming with a host that keeps up, stop-and-reposition with one that
+// does not: a fast host with a delay between blocks, at several paces.
+func TestStreamingVersusRepositioning(t *testing.T) {
+	p := DefaultParams()
+	for _, tc := range []struct {
+		k       int
+		delay   sched.Time
+		streams bool
+	}{
+		{3, 0, true},
+		{3, 50 * sched.Millisecond, true},
+		{3, 120 * sched.Millisecond, false},
+		{4, 250 * sched.Millisecond, true},
+		{4, 400 * sched.Millisecond, false},
+		{6, 600 * sched.Millisecond, true},
+		{6, 800 * sched.Millisecond, false},
+		{2, 0, false}, // even a host taking no time cannot make 2:1 (docs/TAPE.md)
+	} {
+		t.Run(fmt.Sprintf("%d:1 delay %v", tc.k, tc.delay), func(t *testing.T) {
+			h := simHost{name: "fast", Disk: tc.delay, Pace: 6 * sched.Microsecond}
+			res := simulate(t, p, tc.k, h, 2, 3)
+			if tc.streams {
+				assert.Zero(t, res.repositions)
+				assert.InEpsilon(t, p.NativeRate()/float64(tc.k), res.rate, 0.001, "net rate = native / k")
+			} else {
+				assert.Equal(t, 3, res.repositions)
+				assert.Less(t, res.rate, p.NativeRate()/float64(tc.k+1), "slower than streaming one step higher")
+			}
+		})
+	}
+}
+
+func TestLayout(t *testing.T) {
+	for _, k := range []int{1, 2, 3, 4, 5, 6, 7, 16} {
+		l := newLayout(4848, k)
+		seen := make([]bool, 4848)
+		for b := 0; b < 4848; b++ {
+			p := l.physical(b)
+			require.False(t, seen[p], "k=%d slot %d used twice", k, p)
+			seen[p] = true
+			require.Equal(t, b, l.logical(p))
+			if b > 0 && p > 0 && l.physical(b-1) < p {
+				assert.Equal(t, k, p-l.physical(b-1), "consecutive blocks k slots apart")
+			}
+		}
+	}
+}
+
+func TestBusResetDropsUnacknowledgedBlock(t *testing.T) {
+	r := newRig(t, rigOpts{})
+	r.h.Start(tapeID, rw(OpWrite, 3, 1), make([]byte, 8192), false, 0)
+	r.s.Advance(r.s.Now() + 20*sched.Millisecond) // mid DATA OUT
+	rst := r.bus.Attach("rst", nil)
+	rst.Drive(scsi.RST, scsi.RST)
+	r.s.Advance(r.s.Now() + 100*sched.Microsecond)
+	rst.Drive(0, scsi.RST)
+	r.s.Advance(r.s.Now() + 10*sched.Second)
+	assert.False(t, r.d.Tape().Written(3))
+	assert.Zero(t, r.d.Stats().BlocksWritten)
+}
+
+func TestParamsValidate(t *testing.T) {
+	require.NoError(t, DefaultParams().Validate())
+	p := DefaultParams()
+	p.DrainChunk = 100 // does not divide 8192
+	assert.Error(t, p.Validate())
+	p = DefaultParams()
+	p.DataTime = p.SlotTime + 1
+	assert.Error(t, p.Validate())
+}

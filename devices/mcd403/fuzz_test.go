@@ -1,0 +1,35 @@
+package mcd403
+
+import (
+	"testing"
+
+	"lbplus/emu/sched"
+	"lbplus/scsi"
+)
+
+// FuzzCDB feeds arbitrary CDBs (and DATA OUT bytes) to the drive: it must
+// always end the command (or wait for data) without panicking.
+func FuzzCDB(f *testing.F) {
+	for _, seed := range [][]byte{
+		{0, 0, 0, 0, 0, 0}, rw(OpRead, 0, 1), rw(OpWrite, 4847, 0), {OpModeSelect, 0, 0, 0, 13, 0},
+		{OpLoad, 1, 0, 0, 1, 0}, {OpRequestSense, 0, 0, 0, 255, 0}, {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF},
+	} {
+		f.Add(seed)
+	}
+	p := DefaultParams()
+	f.Fuzz(func(t *testing.T, cdb []byte) {
+		if len(cdb) == 0 || len(cdb) < scsi.CDBLen(cdb[0]) {
+			return
+		}
+		cdb = cdb[:scsi.CDBLen(cdb[0])]
+		r := newRig(t, rigOpts{interleave: 2, params: &p})
+		out := make([]byte, 2*8192)
+		for i := range out {
+			out[i] = byte(i)
+		}
+		if cdb[0] == OpModeSelect && len(out) > 12 {
+			out[12] = cdb[len(cdb)-1] // try odd interleaves too
+		}
+		r.h.Run(tapeID, cdb, out, false, 0, 5*60*sched.Second)
+	})
+}
