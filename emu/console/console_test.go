@@ -44,6 +44,8 @@ func TestTCPConsoleRoundTrip(t *testing.T) {
 	c, err := ListenTCP("127.0.0.1:0")
 	require.NoError(t, err)
 	defer c.Close()
+	_, err = c.Write([]byte("boot\r\n")) // before anyone connects: held
+	require.NoError(t, err)
 	conn, err := net.Dial("tcp", c.Addr().String())
 	require.NoError(t, err)
 	defer conn.Close()
@@ -52,6 +54,10 @@ func TestTCPConsoleRoundTrip(t *testing.T) {
 	_, err = io.ReadFull(r, nego)
 	require.NoError(t, err)
 	assert.Equal(t, []byte{telIAC, telWILL, telECHO, telIAC, telWILL, telSGA, telIAC, telDO, telSGA}, nego)
+	banner := make([]byte, 6)
+	_, err = io.ReadFull(r, banner)
+	require.NoError(t, err)
+	assert.Equal(t, "boot\r\n", string(banner))
 
 	_, err = conn.Write([]byte{'h', 'i', telIAC, telDO, telSGA, '\r', 0})
 	require.NoError(t, err)

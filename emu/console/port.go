@@ -133,7 +133,13 @@ type TCP struct {
 	mu   sync.Mutex
 	conn net.Conn
 	once sync.Once
+	// held keeps output sent before the first client connected (the boot
+	// banner), up to maxHeld bytes, so a late telnet still sees it.
+	held      []byte
+	connected bool
 }
+
+const maxHeld = 64 << 10
 
 // ListenTCP listens on addr (":2323").
 func ListenTCP(addr string) (*TCP, error) {
@@ -164,10 +170,15 @@ func (t *TCP) accept() {
 			t.conn.Close()
 		}
 		t.conn = c
-		t.mu.Unlock()
 		// Character mode: the server echoes (the monitor does) and
 		// suppresses go-ahead.
 		c.Write([]byte{telIAC, telWILL, telECHO, telIAC, telWILL, telSGA, telIAC, telDO, telSGA})
+		if !t.connected {
+			t.connected = true
+			c.Write(t.held)
+			t.held = nil
+		}
+		t.mu.Unlock()
 		go t.read(c)
 	}
 }
@@ -245,22 +256,25 @@ func (t *TCP) Input() <-chan []byte { return t.in }
 // Done is closed when the listener closes.
 func (t *TCP) Done() <-chan struct{} { return t.done }
 
-// Write sends the board's output to the connected client, if any (IAC
-// doubled). Output with nobody connected is dropped, like a terminal that is
-// switched off.
+// Write sends the board's output to the connected client (IAC doubled).
+// Before the first client connects output is held for it; after a client
+// leaves, output is dropped like a terminal that is switched off.
 func (t *TCP) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	c := t.conn
-	t.mu.Unlock()
-	if c == nil {
-		return len(p), nil
-	}
 	q := make([]byte, 0, len(p))
 	for _, b := range p {
 		q = append(q, b)
 		if b == telIAC {
 			q = append(q, telIAC)
 		}
+	}
+	t.mu.Lock()
+	c := t.conn
+	if !t.connected && len(t.held)+len(q) <= maxHeld {
+		t.held = append(t.held, q...)
+	}
+	t.mu.Unlock()
+	if c == nil {
+		return len(p), nil
 	}
 	if _, err := c.Write(q); err != nil {
 		t.mu.Lock()
