@@ -300,3 +300,46 @@ func TestAttachNCR5380(t *testing.T) {
 	v, _ = b.In(0x24, 30)
 	assert.Zero(t, v&0x40)
 }
+
+// A 1 KB Intel HEX file pasted in one go at 9615 baud with CR LF line ends:
+// the monitor keeps pace (it never sends more than it receives) and the
+// DART's FIFO never overruns.
+func TestMonitorHexPasteKeepsPace(t *testing.T) {
+	b, tr := newMonitorBoard(t)
+	var paste strings.Builder
+	want := make([]byte, 1024)
+	for i := range want {
+		want[i] = uint8(i*7 + i>>8)
+	}
+	for a := 0; a < len(want); a += 16 {
+		addr := 0xB000 + a
+		rec := []byte{16, uint8(addr >> 8), uint8(addr), 0}
+		rec = append(rec, want[a:a+16]...)
+		sum := 0
+		for _, x := range rec {
+			sum += int(x)
+		}
+		rec = append(rec, uint8(-sum))
+		paste.WriteString(":")
+		for _, x := range rec {
+			paste.WriteString(strings.ToUpper(hex2(x)))
+		}
+		paste.WriteString("\r\n")
+	}
+	paste.WriteString(":00000001FF\r\n")
+	ty := &console.Typist{B: b, T: tr}
+	require.NoError(t, ty.WaitFor("> "))
+	require.NoError(t, ty.Type(paste.String()))
+	require.NoError(t, ty.WaitFor("0400 bytes loaded\r\n> "))
+	got := make([]byte, len(want))
+	for i := range got {
+		got[i] = b.RAM(uint16(0xB000 + i))
+	}
+	assert.Equal(t, want, got)
+	assert.NotContains(t, tr.String(), "error")
+}
+
+func hex2(x uint8) string {
+	const digits = "0123456789abcdef"
+	return string([]byte{digits[x>>4], digits[x&15]})
+}
