@@ -172,6 +172,12 @@ func TestROMOverlayWritesReachRAM(t *testing.T) {
 	assert.Equal(t, uint8(0x42), b.Read(0x0010, 0), "the write went to RAM beneath")
 	b.Out(0x00, 0x00, 20)
 	assert.Equal(t, uint8(0xA5), b.Fetch(0x0010, 0))
+	b.Out(0x00, 0x40, 30)
+	b.CPU().SetPC(0x1234)
+	b.Reset()
+	assert.True(t, b.ROMMapped(), "reset clears port 00")
+	assert.Equal(t, uint16(0), b.CPU().PC())
+	assert.Equal(t, uint8(0x42), b.RAM(0x0010), "RAM survives reset")
 }
 
 // fakeSCSI records accesses; DRQ is set by a scheduled event.
