@@ -35,10 +35,8 @@ func TestTapeCreate(t *testing.T) {
 func TestRunTapeFlagAttaches(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "a.tape")
 	require.NoError(t, mcd403.Create(path, 3))
-	b, err := emu.New(emu.Config{})
-	if err != nil {
-		t.Skipf("board: %v", err)
-	}
+	b, err := emu.New(emu.DefaultConfig(make([]byte, 4096)))
+	require.NoError(t, err)
 	tapeFlags.path = path
 	defer func() { tapeFlags.path = "" }()
 	require.NoError(t, attachTape(b))
