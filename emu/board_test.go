@@ -349,3 +349,26 @@ func hex2(x uint8) string {
 	const digits = "0123456789abcdef"
 	return string([]byte{digits[x>>4], digits[x&15]})
 }
+
+// ZC/TO0 clocks DART channel A: the time constant sets the baud rate.
+func TestCTCTimeConstantSetsConsoleBaud(t *testing.T) {
+	for _, tc := range []uint8{13, 26, 52} {
+		rom := make([]byte, 4096)
+		rom[0] = 0x76 // HALT
+		tr := &console.Transcript{}
+		cfg := emu.DefaultConfig(rom)
+		cfg.ConsoleOut = tr.Out
+		b, err := emu.New(cfg)
+		require.NoError(t, err)
+		for _, w := range [][2]uint8{{0x40, 0x57}, {0x40, tc}, {0x84, 0x18}, {0x84, 4}, {0x84, 0x44}, {0x84, 5}, {0x84, 0xEA}} {
+			b.Out(uint16(w[0]), w[1], 0)
+		}
+		b.Out(0x80, 'x', 0)
+		require.NoError(t, b.RunFor(20*sched.Millisecond))
+		require.Equal(t, "x", tr.String())
+		// The first ZC/TO pulse after the character starts is the 1st of
+		// 160 (x16, 10 bits); pulses every tc x 500 ns from the first edge.
+		want := sched.Time(160*int(tc)) * sched.CTCTrigPeriod
+		assert.Equal(t, want, tr.Times[0], "TC %d", tc)
+	}
+}
