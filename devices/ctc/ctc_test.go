@@ -141,3 +141,31 @@ func TestCounterOnExternalTrigger(t *testing.T) {
 	assert.Equal(t, 2, zc)
 	assert.Equal(t, uint8(2), c.Read(3))
 }
+
+func TestCounterEdgeSelection(t *testing.T) {
+	// Rising edges of the 2 MHz input at k x 500 ns, falling half-way.
+	tests := []struct {
+		ctrl  uint8
+		first sched.Time
+	}{
+		{0x57, sched.CTCTrigPeriod},     // rising
+		{0x47, sched.CTCTrigPeriod / 2}, // falling
+	}
+	for _, tt := range tests {
+		_, c := newBoardCTC()
+		c.Write(1, tt.ctrl)
+		c.Write(1, 1) // every edge is a zero count
+		assert.Equal(t, tt.first, c.Channel(1).PulseAfter(0, 1), "ctrl %02x", tt.ctrl)
+		assert.Equal(t, tt.first+sched.CTCTrigPeriod, c.Channel(1).PulseAfter(tt.first, 1))
+	}
+}
+
+func TestVectorOnlyOnChannel0(t *testing.T) {
+	s, c := newBoardCTC()
+	c.Write(1, 0x80) // bit 0 = 0 on channel 1: ignored
+	c.Write(0, 0x88)
+	c.Write(2, 0x87)
+	c.Write(2, 1)
+	s.Advance(16 * sched.TState)
+	assert.Equal(t, uint8(0x88|2<<1), c.Acknowledge())
+}

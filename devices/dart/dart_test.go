@@ -177,3 +177,76 @@ func TestExternalStatusInterrupt(t *testing.T) {
 	req, _ := d.IntState()
 	assert.False(t, req)
 }
+
+func TestReceiveInterruptModes(t *testing.T) {
+	char := 160 * baud9615.period
+	tests := []struct {
+		name   string
+		wr1    uint8
+		feed   string
+		reqs   []bool // after each character arrives (none read)
+		vector uint8  // with status affects vector on channel B
+	}{
+		{"disabled", 0x00, "ab", []bool{false, false}, 0},
+		{"first character only", 0x08, "ab", []bool{true, true}, 6},
+		{"every character", 0x10, "ab", []bool{true, true}, 6},
+		{"overrun is a special condition", 0x18, "abcd", []bool{true, true, true, true}, 7},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := sched.New()
+			d := New(s)
+			a, b := d.Channel(0), d.Channel(1)
+			a.SetClock(baud9615)
+			setup8N1(a)
+			b.WriteControl(1)
+			b.WriteControl(0x04)
+			a.WriteControl(0x20) // enable interrupt on next character
+			a.WriteControl(1)
+			a.WriteControl(tt.wr1)
+			a.Feed([]byte(tt.feed))
+			for i, want := range tt.reqs {
+				s.Advance(sched.Time(i+1) * char)
+				req, _ := d.IntState()
+				assert.Equal(t, want, req, "after character %d", i+1)
+			}
+			if tt.vector != 0 {
+				assert.Equal(t, tt.vector<<1, d.Acknowledge())
+			}
+		})
+	}
+}
+
+func TestFirstCharacterModeNeedsRearming(t *testing.T) {
+	s := sched.New()
+	d := New(s)
+	a := d.Channel(0)
+	a.SetClock(baud9615)
+	setup8N1(a)
+	a.WriteControl(0x20) // arm
+	a.WriteControl(1)
+	a.WriteControl(0x08) // interrupt on first character
+	a.Feed([]byte("ab"))
+	char := 160 * baud9615.period
+	s.Advance(char)
+	req, _ := d.IntState()
+	require.True(t, req)
+	a.ReadData()
+	req, _ = d.IntState()
+	assert.False(t, req, "reading the character clears the request")
+	s.Advance(2 * char)
+	req, _ = d.IntState()
+	assert.False(t, req, "the second character does not interrupt until re-armed")
+	assert.Equal(t, uint8('b'), a.ReadData())
+}
+
+func TestRR0InterruptPendingOnChannelAOnly(t *testing.T) {
+	s := sched.New()
+	d := New(s)
+	a, b := d.Channel(0), d.Channel(1)
+	b.WriteControl(1)
+	b.WriteControl(0x01)
+	b.SetCTS(true)
+	assert.Equal(t, uint8(0x02), a.ReadControl()&0x02)
+	assert.Zero(t, b.ReadControl()&0x02)
+}
