@@ -34,6 +34,7 @@ import (
 	"path/filepath"
 
 	"lbplus/devices/acb4000"
+	"lbplus/devices/mcd403"
 	"lbplus/emu"
 	"lbplus/emu/sched"
 	"lbplus/ncr5380"
@@ -79,7 +80,7 @@ type Options struct {
 	OnBus func(bus *scsi.Bus)
 	// Disk and Tape override the device parameters (nil = defaults).
 	Disk *acb4000.Params
-	Tape any
+	Tape *mcd403.Params
 }
 
 // Result is what one run measured.

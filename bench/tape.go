@@ -1,8 +1,7 @@
 package bench
 
 import (
-	"errors"
-
+	"lbplus/devices/mcd403"
 	"lbplus/scsi"
 )
 
@@ -13,7 +12,24 @@ type tapeDrive interface {
 }
 
 // attachTape creates a tape image at base.tape formatted at interleave and
-// attaches the drive as TapeID.
-func attachTape(bus *scsi.Bus, base string, interleave int, params any) (tapeDrive, error) {
-	return nil, errors.New("bench: the tape drive (devices/mcd403) is not available yet")
+// attaches the drive as TapeID, cartridge loaded and retensioned.
+func attachTape(bus *scsi.Bus, base string, interleave int, params *mcd403.Params) (tapeDrive, error) {
+	path := base + ".tape"
+	if err := mcd403.Create(path, interleave); err != nil {
+		return nil, err
+	}
+	tape, err := mcd403.Open(path, false)
+	if err != nil {
+		return nil, err
+	}
+	p := mcd403.DefaultParams()
+	if params != nil {
+		p = *params
+	}
+	if err := p.Validate(); err != nil {
+		tape.Close()
+		return nil, err
+	}
+	d, _ := mcd403.Attach(bus, TapeID, p, tape)
+	return d, nil
 }
