@@ -12,6 +12,11 @@ func (c *CPU) Run(limit uint64) (stopped bool) {
 		if c.Hook != nil && c.Hook.BeforeInstruction(c.k.PC, c.t) {
 			return true
 		}
+		if !c.halted && !c.nmi && !c.intLine {
+			c.eiBlock = false
+			c.exec()
+			continue
+		}
 		if c.halted && !c.nmi && !(c.intLine && c.k.IFF1) {
 			// Idle M1 cycles until the limit: nothing on the bus changes.
 			n := (c.limit - c.t + 3) / 4
@@ -48,27 +53,38 @@ func (c *CPU) Step() int {
 	return int(c.t - t)
 }
 
+// fetch, read and write take the page table fast path inline and call
+// the Bus otherwise.
 func (c *CPU) fetch(a uint16, t uint64) uint8 {
-	if p := c.rpage[a>>8]; p != nil {
-		return p[a&0xff]
+	p := c.rpage[a>>8]
+	if p == nil {
+		return c.busFetch(a, t)
 	}
-	return c.bus.Fetch(a, t)
+	return p[uint8(a)]
 }
+
+func (c *CPU) busFetch(a uint16, t uint64) uint8 { return c.bus.Fetch(a, t) }
 
 func (c *CPU) read(a uint16, t uint64) uint8 {
-	if p := c.rpage[a>>8]; p != nil {
-		return p[a&0xff]
+	p := c.rpage[a>>8]
+	if p == nil {
+		return c.busRead(a, t)
 	}
-	return c.bus.Read(a, t)
+	return p[uint8(a)]
 }
 
+func (c *CPU) busRead(a uint16, t uint64) uint8 { return c.bus.Read(a, t) }
+
 func (c *CPU) write(a uint16, v uint8, t uint64) {
-	if p := c.wpage[a>>8]; p != nil {
-		p[a&0xff] = v
+	p := c.wpage[a>>8]
+	if p == nil {
+		c.busWrite(a, v, t)
 		return
 	}
-	c.bus.Write(a, v, t)
+	p[uint8(a)] = v
 }
+
+func (c *CPU) busWrite(a uint16, v uint8, t uint64) { c.bus.Write(a, v, t) }
 
 // next returns the start of the next machine cycle of the current
 // instruction and advances to the one after.
@@ -94,7 +110,13 @@ func (m *mem) Get(a uint16) uint8 {
 	if i < len(c.cyc) && c.cyc[i].Kind != optable.Read {
 		c.Mismatches++
 	}
-	v := c.read(a, c.next())
+	var v uint8
+	if p := c.rpage[a>>8]; p != nil { // read, inlined by hand
+		c.idx++
+		v = p[uint8(a)]
+	} else {
+		v = c.bus.Read(a, c.next())
+	}
 	if i < len(c.buf) {
 		c.buf[i] = v
 	}
@@ -122,6 +144,13 @@ func (m *mem) Set(a uint16, v uint8) {
 		c.heldA, c.heldV, c.holding = a, v, true
 		return
 	}
+	if !c.holding {
+		if p := c.wpage[a>>8]; p != nil { // write, inlined by hand
+			c.idx++
+			p[uint8(a)] = v
+			return
+		}
+	}
 	t := c.next()
 	if c.holding {
 		// The higher address is written first, whichever order koron used.
@@ -145,7 +174,12 @@ func (c *CPU) exec() {
 	pc := k.PC
 	t0 := c.t
 	r := k.IR.Lo
-	b0 := c.fetch(pc, t0)
+	var b0 uint8
+	if p := c.rpage[pc>>8]; p != nil { // fetch, inlined by hand
+		b0 = p[uint8(pc)]
+	} else {
+		b0 = c.bus.Fetch(pc, t0)
+	}
 	var (
 		info *optable.Info
 		npre = 1
