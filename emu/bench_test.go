@@ -175,3 +175,21 @@ func TestPeerWorkloadTiming(t *testing.T) {
 		t.Errorf("first 'D' at T %d, want %d", outs[0], want)
 	}
 }
+
+// BenchmarkMonitorIdle is the board at the monitor prompt: the ROM polls the
+// DART's RR0 in a tight loop, so every few T-states is an I/O access that
+// brings the scheduler and the DART up to date.
+func BenchmarkMonitorIdle(b *testing.B) {
+	board, _ := newMonitorBoard(b)
+	if err := board.RunFor(100 * sched.Millisecond); err != nil {
+		b.Fatal(err)
+	}
+	t0 := board.CPU().T()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := board.RunFor(sliceT); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(board.CPU().T()-t0)/b.Elapsed().Seconds()/1e6, "MT/s")
+}

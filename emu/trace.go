@@ -3,8 +3,9 @@ package emu
 import "lbplus/emu/sched"
 
 // The trace hash folds every I/O access, interrupt acknowledge, RETI and
-// scheduler event (with its time) into an FNV-1a style 64-bit hash, so two
-// runs can be compared for determinism to the T-state without storing a log.
+// scheduler event (with its time) into a 64-bit hash (FNV-1a style, a word
+// at a time, with a shift to spread high bits), so two runs can be compared
+// for determinism to the T-state without storing a log.
 const (
 	fnvOffset = 14695981039346656037
 	fnvPrime  = 1099511628211
@@ -12,13 +13,8 @@ const (
 
 func (b *Board) mix(x uint64) {
 	b.ioCount++
-	h := b.hash
-	for i := 0; i < 8; i++ {
-		h ^= x & 0xFF
-		h *= fnvPrime
-		x >>= 8
-	}
-	b.hash = h
+	h := (b.hash ^ x) * fnvPrime
+	b.hash = h ^ h>>29
 }
 
 func (b *Board) traceEvent(now sched.Time, name string) {
