@@ -171,7 +171,13 @@ func AssembleString(src string, opts Options) (*Result, error) {
 }
 
 // Assemble assembles mainFile from fsys.
-func Assemble(fsys fs.FS, mainFile string, opts Options) (*Result, error) {
+func Assemble(fsys fs.FS, mainFile string, opts Options) (res *Result, err error) {
+	defer func() {
+		// A bug must not take down a caller that assembles user input.
+		if p := recover(); p != nil {
+			res, err = nil, ErrorList{{File: mainFile, Msg: fmt.Sprintf("%s: %v", internalError, p)}}
+		}
+	}()
 	a := &assembler{fsys: fsys, opts: opts, files: map[string][]srcLine{}, syms: map[string]*symbol{}}
 	mainFile = path.Clean(strings.TrimPrefix(mainFile, "/"))
 	if _, err := a.load(mainFile); err != nil {
@@ -205,6 +211,8 @@ func Assemble(fsys fs.FS, mainFile string, opts Options) (*Result, error) {
 	}
 	return a.result(), nil
 }
+
+const internalError = "internal assembler error (please report)"
 
 // hardErr marks errors that no later pass can cure.
 var errHard = "\x00"

@@ -250,6 +250,10 @@ func (c *encoder) value(o operand) int64 {
 	if c.err != nil {
 		return 0
 	}
+	if o.e == nil {
+		c.fail(o.col, "number expected")
+		return 0
+	}
 	v, err := eval(o.e, c.a)
 	if err != nil {
 		c.err = err

@@ -214,6 +214,9 @@ func lexLine(line string, toks []token) ([]token, *lexError) {
 				j++
 			}
 			body := strings.ReplaceAll(line[i:j], "$", "")
+			if body == "" {
+				return toks, &lexError{col, "bad number " + quote(line[start:j])}
+			}
 			base := int64(16)
 			switch body[0] {
 			case 'h', 'H', 'x', 'X':
