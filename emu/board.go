@@ -215,8 +215,9 @@ func New(cfg Config) (*Board, error) {
 }
 
 // Reset is the reset button: CPU, CTC and DART reset, port 00 cleared (ROM
-// mapped in). RAM keeps its contents; time goes on.
+// mapped in), a hang (ErrHung) cleared. RAM keeps its contents; time goes on.
 func (b *Board) Reset() {
+	b.err = nil
 	t := b.cpu.T()
 	b.cpu.Reset()
 	b.cpu.SetT(t)

@@ -253,6 +253,10 @@ func TestWaitOnDRQForeverHangs(t *testing.T) {
 	require.NoError(t, err)
 	err = b.RunFor(10 * sched.Millisecond)
 	assert.ErrorIs(t, err, emu.ErrHung)
+	assert.ErrorIs(t, b.RunFor(sched.Millisecond), emu.ErrHung, "stays hung")
+	b.Reset()
+	b.AttachSCSI(&fakeSCSI{drq: true})
+	assert.NoError(t, b.RunFor(sched.Millisecond), "the reset button frees it")
 }
 
 func TestCTCTimerInterruptsWakeHALT(t *testing.T) {
