@@ -1,0 +1,89 @@
+package tapebench
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"lbplus/emu/sched"
+)
+
+func TestBuild(t *testing.T) {
+	p, err := Build()
+	require.NoError(t, err)
+	assert.Equal(t, uint16(0x100), p.Org)
+	assert.Equal(t, p.Params+ParamsSize, p.Results, "parameter block layout")
+}
+
+func run(t *testing.T, s Setup) Result {
+	t.Helper()
+	r, err := Run(s, t.TempDir(), nil)
+	require.NoError(t, err)
+	return r
+}
+
+// Writing as fast as the host allows with 16-byte bursts streams at 3:1,
+// 4:1 and 6:1, and the net rate falls as 1/k.
+func TestWriteStreamsRateFallsWithInterleave(t *testing.T) {
+	var rates []float64
+	for _, k := range []int{3, 4, 6} {
+		r := run(t, Setup{Interleave: k, Burst: 16, Blocks: 4})
+		require.Empty(t, r.Failed)
+		assert.Zero(t, r.Repositions, "k=%d streams", k)
+		assert.Zero(t, r.Overwrites)
+		rates = append(rates, r.BytesPerSec)
+		t.Logf("k=%d: %.0f B/s", k, r.BytesPerSec)
+	}
+	assert.InEpsilon(t, 3*rates[0], 4*rates[1], 0.01, "rate * k constant")
+	assert.InEpsilon(t, 3*rates[0], 6*rates[2], 0.01, "rate * k constant")
+}
+
+// A host slowed by a delay between blocks makes the drive stop and
+// reposition every block.
+func TestDelayedHostRepositions(t *testing.T) {
+	r := run(t, Setup{Interleave: 3, Burst: 16, Blocks: 4, Delay: 300 * sched.Millisecond})
+	require.Empty(t, r.Failed)
+	assert.Equal(t, 3, r.Repositions)
+	t.Logf("delayed: %.0f B/s, %d repositions", r.BytesPerSec, r.Repositions)
+}
+
+// 256-byte OTIR bursts hang in DATA OUT, detected by the program's timeout;
+// byte-by-byte writes and 256-byte INIR reads complete.
+func TestBursts(t *testing.T) {
+	for _, tc := range []struct {
+		s    Setup
+		hang bool
+	}{
+		{Setup{Interleave: 3, Burst: 256, Blocks: 2}, true},
+		{Setup{Interleave: 3, Burst: 0, Blocks: 2}, false},
+		{Setup{Interleave: 3, Burst: 256, Blocks: 3, Read: true}, false},
+	} {
+		t.Run(fmt.Sprintf("burst %d read %v", tc.s.Burst, tc.s.Read), func(t *testing.T) {
+			r := run(t, tc.s)
+			assert.Equal(t, tc.hang, r.Hung, r.Failed)
+			if tc.hang {
+				assert.NotZero(t, r.Overwrites, "bytes overwritten in the 5380's latch")
+				// The Z80 pushed all its bytes and waits for STATUS; the
+				// drive still asks for the lost ones: mid DATA OUT.
+				assert.Equal(t, uint8(4), r.Program.Stage, "waiting for status")
+				assert.Equal(t, uint8(0), r.Program.CSB>>2&7, "bus in DATA OUT")
+				assert.NotZero(t, r.Program.CSB&0x40, "target holds BSY")
+				assert.Zero(t, r.Drive.BlocksWritten)
+				return
+			}
+			assert.Empty(t, r.Failed)
+			assert.Zero(t, r.StaleReads)
+			assert.Zero(t, r.Overwrites)
+		})
+	}
+}
+
+func TestSetupValidate(t *testing.T) {
+	assert.Error(t, Setup{Interleave: 0, Blocks: 2}.Validate())
+	assert.Error(t, Setup{Interleave: 3, Burst: 257, Blocks: 2}.Validate())
+	assert.Error(t, Setup{Interleave: 3, Blocks: 1}.Validate())
+	assert.Error(t, Setup{Interleave: 3, Blocks: 2, Delay: 5 * sched.Second}.Validate())
+	assert.NoError(t, Setup{Interleave: 3, Burst: 16, Blocks: 2}.Validate())
+}
