@@ -47,7 +47,7 @@ func (r RowResult) Deviation() float64 {
 // Settings describes a row's settings for the table.
 func (r Row) Settings() string {
 	p := r.Program
-	src := fmt.Sprintf("READ %dK", p.ReadSectors/2)
+	src := fmt.Sprintf("READ %dK x%d", p.ReadSectors/2, p.BufSectors/p.ReadSectors)
 	if p.ReadSectors%2 != 0 {
 		src = fmt.Sprintf("READ %d blk", p.ReadSectors)
 	}

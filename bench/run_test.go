@@ -2,6 +2,7 @@ package bench
 
 import (
 	"fmt"
+	"os"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -40,7 +41,7 @@ func TestDiskReadPaths(t *testing.T) {
 			p.StartLBA = 40
 			var con []byte
 			r, err := Run(Setup{Name: "paths", DiskInterleave: 3, Program: p},
-				Options{Dir: t.TempDir(), DiskPattern: true, Console: func(b byte) { con = append(con, b) }})
+				Options{Dir: scratch(t), DiskPattern: true, Console: func(b byte) { con = append(con, b) }})
 			require.NoError(t, err)
 			require.Empty(t, r.Failed)
 			assert.Equal(t, p.Bytes(), r.Bytes)
@@ -65,7 +66,7 @@ func TestSelectionTimeout(t *testing.T) {
 	p.DiskID = 4
 	p.ReadyTries = 1
 	p.Passes = 1
-	r, err := Run(Setup{Name: "nobody", DiskInterleave: 3, Program: p}, Options{Dir: t.TempDir()})
+	r, err := Run(Setup{Name: "nobody", DiskInterleave: 3, Program: p}, Options{Dir: scratch(t)})
 	require.NoError(t, err)
 	assert.Equal(t, uint8(backup.StateFailed), r.Program.State)
 	assert.Equal(t, uint8(2), r.Program.Err, "SE_SELTO")
@@ -102,7 +103,7 @@ func TestHandshakeRatesOnBus(t *testing.T) {
 				prevACK = ack
 			})
 		}
-		r, err := Run(Setup{Name: "rates", DiskInterleave: 3, Program: p}, Options{Dir: t.TempDir(), OnBus: onBus})
+		r, err := Run(Setup{Name: "rates", DiskInterleave: 3, Program: p}, Options{Dir: scratch(t), OnBus: onBus})
 		require.NoError(t, err)
 		require.Empty(t, r.Failed)
 		// The most common interval is the loop's own period.
@@ -114,4 +115,12 @@ func TestHandshakeRatesOnBus(t *testing.T) {
 		}
 		assert.InDelta(t, c.want, float64(mode)/1000, 0.01, "handshake %d", c.mode)
 	}
+}
+
+// scratch is a per-test image directory, in RAM when the host has one.
+func scratch(t testing.TB) string {
+	d, err := ScratchDir()
+	require.NoError(t, err)
+	t.Cleanup(func() { os.RemoveAll(d) })
+	return d
 }

@@ -32,7 +32,7 @@ func TestSeedRegression(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs five boards through 128 KB each")
 	}
-	res, err := RunRows(Rows(seedPasses), Options{Dir: t.TempDir()}, nil)
+	res, err := RunRows(Rows(seedPasses), Options{Dir: scratch(t)}, nil)
 	if err != nil && strings.Contains(err.Error(), "not available") {
 		t.Skip(err)
 	}

@@ -15,7 +15,7 @@ func TestSweepShape(t *testing.T) {
 	if testing.Short() {
 		t.Skip("sweep runs 14 boards")
 	}
-	dir := t.TempDir()
+	dir := scratch(t)
 	pts, err := Sweep(Options{Dir: dir}, 64, nil)
 	require.NoError(t, err)
 	require.Len(t, pts, 2*len(SweepSectors))

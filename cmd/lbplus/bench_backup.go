@@ -146,7 +146,7 @@ func sameSetup(a, b bench.Setup) bool {
 
 func runBackupRow(cmd *cobra.Command, row bench.Row, asJSON bool, plotTo string, waitDRQ, withTime bool) error {
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
-	dir, err := os.MkdirTemp("", "lbplus-bench-")
+	dir, err := bench.ScratchDir()
 	if err != nil {
 		return err
 	}

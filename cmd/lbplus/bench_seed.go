@@ -76,7 +76,7 @@ type seedOutput struct {
 }
 
 func runSeedRows(stdout, stderr io.Writer, rows []bench.Row, out seedOutput) error {
-	dir, err := os.MkdirTemp("", "lbplus-bench-")
+	dir, err := bench.ScratchDir()
 	if err != nil {
 		return err
 	}

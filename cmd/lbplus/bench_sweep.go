@@ -27,7 +27,7 @@ and milliseconds per READ: command overhead dominates small transfers.`, bench.S
 			if kb < 32 || kb > 4096 {
 				return fmt.Errorf("--kb %d: use 32 to 4096", kb)
 			}
-			dir, err := os.MkdirTemp("", "lbplus-sweep-")
+			dir, err := bench.ScratchDir()
 			if err != nil {
 				return err
 			}
