@@ -158,7 +158,7 @@ func runBackupRow(cmd *cobra.Command, row bench.Row, asJSON bool, plotTo string,
 	if row.Program.Console {
 		o.Console = func(b byte) { con = append(con, b) }
 	}
-	start := time.Now()
+	start, cpu0 := time.Now(), bench.ProcessCPUSeconds()
 	r, err := bench.Run(row.Setup, o)
 	bar.done()
 	if err != nil {
@@ -181,6 +181,6 @@ func runBackupRow(cmd *cobra.Command, row bench.Row, asJSON bool, plotTo string,
 	if err := bench.WriteTable(stdout, res, withTime); err != nil {
 		return err
 	}
-	reportSpeed(stdout, res, time.Since(start).Seconds())
+	reportSpeed(stdout, res, time.Since(start).Seconds(), bench.ProcessCPUSeconds()-cpu0)
 	return nil
 }

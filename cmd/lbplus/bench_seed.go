@@ -82,7 +82,7 @@ func runSeedRows(stdout, stderr io.Writer, rows []bench.Row, out seedOutput) err
 	}
 	defer os.RemoveAll(dir)
 	bar := newProgress(stderr)
-	start := time.Now()
+	start, cpu0 := time.Now(), bench.ProcessCPUSeconds()
 	res, err := bench.RunRows(rows, bench.Options{Dir: dir}, func(i int, done, total int64) {
 		bar.show(fmt.Sprintf("%d/%d %s", i+1, len(rows), rows[i].Name), done, total)
 	})
@@ -90,7 +90,7 @@ func runSeedRows(stdout, stderr io.Writer, rows []bench.Row, out seedOutput) err
 	if err != nil {
 		return err
 	}
-	wall := time.Since(start).Seconds()
+	wall, cpu := time.Since(start).Seconds(), bench.ProcessCPUSeconds()-cpu0
 	if out.plot != "" {
 		if err := bench.PlotSeed(res, out.plot); err != nil {
 			return fmt.Errorf("%s: %w", out.plot, err)
@@ -108,15 +108,17 @@ func runSeedRows(stdout, stderr io.Writer, rows []bench.Row, out seedOutput) err
 	if err := bench.WriteTable(stdout, res, out.withTime); err != nil {
 		return err
 	}
-	reportSpeed(stdout, res, wall)
+	reportSpeed(stdout, res, wall, cpu)
 	if out.withTime {
 		fmt.Fprintln(stdout, "story: 10 MB backed up in about 13 minutes (burst-hd3-8Kx1-tape3)")
 	}
 	return nil
 }
 
-// reportSpeed prints emulated T-states per host second over all runs.
-func reportSpeed(w io.Writer, res []bench.RowResult, wall float64) {
+// reportSpeed prints emulated T-states per host second over all runs, per
+// wall-clock second and per second of this process's CPU time (the machine
+// may be shared).
+func reportSpeed(w io.Writer, res []bench.RowResult, wall, cpu float64) {
 	var t uint64
 	var sim float64
 	for _, r := range res {
@@ -124,8 +126,12 @@ func reportSpeed(w io.Writer, res []bench.RowResult, wall float64) {
 		sim += r.BoardTime.Seconds()
 	}
 	if wall > 0 {
-		fmt.Fprintf(w, "emulated %.1f s in %.1f s host: %.0f M T-states/s (%.0fx real time)\n",
+		fmt.Fprintf(w, "emulated %.1f s in %.1f s host: %.0f M T-states/s (%.0fx real time)",
 			sim, wall, float64(t)/wall/1e6, sim/wall)
+		if cpu > 0 {
+			fmt.Fprintf(w, "; per CPU second of this process %.0f M T-states/s", float64(t)/cpu/1e6)
+		}
+		fmt.Fprintln(w)
 	}
 }
 
