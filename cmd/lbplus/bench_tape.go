@@ -1,0 +1,127 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"lbplus/emu/sched"
+	"lbplus/roms/tapebench"
+)
+
+func init() {
+	var (
+		interleaves, bursts, delays string
+		blocks                      int
+		read, asJSON                bool
+	)
+	cmd := &cobra.Command{
+		Use:   "tape",
+		Short: "Write (or read) 8 KB tape blocks from a Z80 program: streaming, repositions, the burst hang",
+		Long: `Runs TAPEBENCH (roms/tapebench) on a fresh board with a fresh MCD-403
+cartridge for every combination of --interleave, --burst and --delay, and
+prints one row per run: the net rate the Z80 program measured with the CTC
+over the blocks after the first, the drive's repositions, and whether the
+transfer hung (caught by the program's SCSI timeout).
+
+Examples:
+  lbplus bench tape --json                          # 3:1, 4:1, 6:1 with 16-byte bursts
+  lbplus bench tape --interleave 3 --delay 0,300    # a slow host repositions
+  lbplus bench tape --burst 16,256                  # the 256-byte write hang
+  lbplus bench tape --burst 256 --read              # reads with 256-byte bursts`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ks, err := intList("--interleave", interleaves)
+			if err != nil {
+				return err
+			}
+			bs, err := intList("--burst", bursts)
+			if err != nil {
+				return err
+			}
+			ds, err := intList("--delay", delays)
+			if err != nil {
+				return err
+			}
+			dir, err := os.MkdirTemp("", "lbplus-bench-tape-")
+			if err != nil {
+				return err
+			}
+			defer os.RemoveAll(dir)
+			var out []tapebench.Result
+			for _, k := range ks {
+				for _, b := range bs {
+					for _, d := range ds {
+						s := tapebench.Setup{Interleave: k, Burst: b, Read: read, Blocks: blocks,
+							Delay: sched.Time(d) * sched.Millisecond}
+						r, err := tapebench.Run(s, dir, nil)
+						if err != nil {
+							return err
+						}
+						out = append(out, r)
+					}
+				}
+			}
+			if asJSON {
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				return enc.Encode(out)
+			}
+			return tapeTable(cmd.OutOrStdout(), out)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&interleaves, "interleave", "3,4,6", "tape interleaves to run, comma-separated (1-16)")
+	f.StringVar(&bursts, "burst", "16", "OTIR/INIR burst sizes in bytes, comma-separated (1-256; 0 = byte by byte)")
+	f.StringVar(&delays, "delay", "0", "host delay before each block in ms, comma-separated (0-4000)")
+	f.IntVar(&blocks, "blocks", 6, "8 KB blocks per run (the first is not timed)")
+	f.BoolVar(&read, "read", false, "READ the blocks instead of writing them")
+	f.BoolVar(&asJSON, "json", false, "print a JSON array of {interleave, burst, bytes_per_sec, repositions, hung, ...}")
+	benchCmd.AddCommand(cmd)
+}
+
+func intList(flag, s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 0 {
+			return nil, fmt.Errorf("%s %q: want comma-separated non-negative integers", flag, s)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+func tapeTable(w io.Writer, rs []tapebench.Result) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "interleave\tburst\tdelay ms\top\tbytes/s\trepositions\thung\t")
+	for _, r := range rs {
+		burst, op := strconv.Itoa(r.Burst), "write"
+		if r.Burst == 0 {
+			burst = "byte"
+		}
+		if r.Read {
+			op = "read"
+		}
+		rate := fmt.Sprintf("%.0f", r.BytesPerSec)
+		if r.Failed != "" {
+			rate = "-"
+		}
+		fmt.Fprintf(tw, "%d:1\t%s\t%.0f\t%s\t%s\t%d\t%v\t\n", r.Interleave, burst, r.DelayMS, op, rate, r.Repositions, r.Hung)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, r := range rs {
+		if r.Failed != "" {
+			fmt.Fprintf(w, "%d:1 burst %d: %s\n", r.Interleave, r.Burst, r.Failed)
+		}
+	}
+	return nil
+}
