@@ -124,3 +124,27 @@ func scratch(t testing.TB) string {
 	t.Cleanup(func() { os.RemoveAll(d) })
 	return d
 }
+
+// The story's tape-write hang: OTIR bursts of 256 bytes overrun the drive's
+// FIFO through the 5380's single output latch, the target is left waiting
+// in DATA OUT, and BACKUP reports a hang in the tape command; 16-byte bursts
+// with the DRQ check between them complete.
+func TestTapeBurstHang(t *testing.T) {
+	for _, c := range []struct {
+		burst int
+		hang  bool
+	}{{256, true}, {16, false}} {
+		p := backup.Defaults()
+		p.TapeBurst, p.Passes, p.Timeout = c.burst, 2, 1
+		r, err := Run(Setup{Name: "hang", DiskInterleave: 3, TapeInterleave: 3, Program: p}, Options{Dir: scratch(t)})
+		require.NoError(t, err)
+		assert.Equal(t, c.hang, r.Hung, "burst %d: %s", c.burst, r.Failed)
+		if c.hang {
+			assert.Equal(t, uint8(2), r.Program.Device, "the tape")
+			assert.Equal(t, uint8(0x60), r.Program.CSB&0x7C, "BSY and REQ in DATA OUT: the target wants more bytes")
+		} else {
+			assert.Empty(t, r.Failed)
+			assert.Equal(t, p.Bytes(), r.Bytes)
+		}
+	}
+}
