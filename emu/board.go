@@ -342,6 +342,19 @@ func (b *Board) Stop() {
 	b.cpu.SetLimit(b.limit)
 }
 
+// Step runs one instruction (or interrupt acknowledge, or one HALT cycle)
+// and the events due by its end, for a debugger's single step. It returns
+// the T-states taken.
+func (b *Board) Step() (int, error) {
+	if b.err != nil {
+		return 0, b.err
+	}
+	b.limit = b.cpu.T() + 1
+	n := b.cpu.Step()
+	b.s.Advance(b.Now())
+	return n, b.err
+}
+
 func (b *Board) run(cond func() bool, end sched.Time) (bool, error) {
 	b.stop = false
 	endT := ceilT(end)

@@ -376,3 +376,17 @@ func TestCTCTimeConstantSetsConsoleBaud(t *testing.T) {
 		assert.Equal(t, want, tr.Times[0], "TC %d", tc)
 	}
 }
+
+func TestStepAgreesWithRun(t *testing.T) {
+	a, ta := newMonitorBoard(t)
+	require.NoError(t, a.RunFor(30*sched.Millisecond))
+	b, tb := newMonitorBoard(t)
+	for b.Now() < a.Now() {
+		_, err := b.Step()
+		require.NoError(t, err)
+	}
+	assert.Equal(t, a.CPU().T(), b.CPU().T())
+	assert.Equal(t, a.TraceHash(), b.TraceHash())
+	assert.Equal(t, ta.String(), tb.String())
+	assert.NotEmpty(t, ta.String())
+}
