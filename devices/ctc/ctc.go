@@ -38,6 +38,8 @@
 //     multiples of their period from power-on, falling edges half-way.
 //   - ZC/TO pulses of a channel fed from an aperiodic trigger (Trigger calls)
 //     are not offered as a Clock (PulseAfter returns sched.MaxTime).
+//   - A control word that changes mode, prescaler or edge without a software
+//     reset takes effect when the next time constant starts the channel.
 //   - The interrupt pending latch is not blocked during the M1 cycle of an
 //     unrelated instruction (the daisy chain settles instantly).
 package ctc
