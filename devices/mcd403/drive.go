@@ -1,6 +1,7 @@
 package mcd403
 
 import (
+	"fmt"
 	"math"
 
 	"lbplus/emu/sched"
@@ -101,6 +102,26 @@ type Drive struct {
 	plan1 *sched.Event // pending plan/deadline/launch event
 
 	stats Stats
+
+	// Trace, if set, is told of the drive's decisions (command start, FIFO
+	// full, block complete, deadline missed, launch, slot read or write,
+	// reset), for bus traces and debuggers.
+	Trace func(now sched.Time, event string)
+}
+
+func (d *Drive) trace(format string, args ...any) {
+	if d.Trace != nil {
+		d.Trace(d.s.Now(), fmt.Sprintf(format, args...))
+	}
+}
+
+// BytesReceived is how many DATA OUT bytes of the current write block the
+// drive has taken from the bus (0 when no write is in progress).
+func (d *Drive) BytesReceived() int {
+	if d.cmd == nil || d.cmd.op != opWrite {
+		return 0
+	}
+	return d.cmd.received
 }
 
 // New returns a drive with tape loaded (nil: no cartridge). A loaded
@@ -202,6 +223,9 @@ func (d *Drive) Reset() {
 	}
 	d.evs = map[*sched.Event]struct{}{}
 	d.plan1 = nil
+	if d.cmd != nil && d.s != nil {
+		d.trace("bus reset: block %d dropped (%d bytes received, not acknowledged)", d.cmd.block, d.cmd.received)
+	}
 	d.cmd = nil
 	if d.s != nil && d.moving {
 		now := d.s.Now()
@@ -420,6 +444,7 @@ func (d *Drive) readWrite(now sched.Time, cdb []byte) {
 		c.op = opWrite
 	}
 	d.cmd = c
+	d.trace("%s block %d, %d block(s)", map[op]string{opRead: "READ", opWrite: "WRITE"}[c.op], block, count)
 	d.startBlock(now)
 }
 
@@ -458,6 +483,9 @@ func (d *Drive) requestNext() {
 		c.fifo++
 		if c.fifo >= d.p.FIFOSize-1 && c.received < d.p.BlockSize {
 			d.stats.FIFOFull++
+			if d.Trace != nil {
+				d.trace("FIFO full after byte %d of block %d: REQ held off", c.received-1, c.block)
+			}
 		}
 		d.drain()
 		d.requestNext()
@@ -488,6 +516,7 @@ func (d *Drive) drain() {
 		c.stored += n
 		if c.stored == d.p.BlockSize {
 			c.complete, c.completeAt = true, now
+			d.trace("block %d complete in the buffer", c.block)
 			d.plan(now)
 			return
 		}
@@ -572,6 +601,9 @@ func (d *Drive) plan(now sched.Time) {
 		if d.backedUpFor == b {
 			d.stats.Repositions++
 			d.backedUpFor = -1
+			d.trace("restart for block %d (reposition %d)", b, d.stats.Repositions)
+		} else {
+			d.trace("start for block %d", b)
 		}
 		d.moving = true
 		d.x0 = launch + d.p.RampTime/2
@@ -586,8 +618,10 @@ func (d *Drive) stopAndBackUp(now sched.Time, b int, miss bool) {
 	if miss {
 		d.stats.Misses++
 		d.backedUpFor = b
+		d.trace("block %d not ready at its deadline: stop and back up", b)
 	} else {
 		d.stats.Seeks++
+		d.trace("block %d out of reach: stop and position", b)
 	}
 	launch := d.slotPos(d.lay.physical(b)) - d.startOffset()
 	d.plan1 = d.at(d.moveTo(now, launch, miss), "backed up", d.plan)
@@ -640,6 +674,7 @@ func (d *Drive) slot(now sched.Time, b int, o op) {
 			return
 		}
 		d.stats.BlocksWritten++
+		d.trace("slot of block %d: written", b)
 		d.at(dataEnd, "written", func(now sched.Time) {
 			d.anticipate(now, b)
 			if b < c.last {
@@ -656,6 +691,7 @@ func (d *Drive) slot(now sched.Time, b int, o op) {
 	}
 	blank, err := d.tape.ReadBlock(b, c.buf)
 	d.stats.BlocksRead++
+	d.trace("slot of block %d: read", b)
 	c.sending = true
 	d.at(dataEnd, "read", func(now sched.Time) { d.anticipate(now, b) })
 	d.at(dataEnd+d.p.ReadCheck, "checked", func(now sched.Time) {

@@ -3,6 +3,7 @@ package mcd403
 import (
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -223,4 +224,26 @@ func TestParamsValidate(t *testing.T) {
 	p = DefaultParams()
 	p.DataTime = p.SlotTime + 1
 	assert.Error(t, p.Validate())
+}
+
+func TestTraceTellsTheStory(t *testing.T) {
+	r := newRig(t, rigOpts{interleave: 3})
+	var evs []string
+	full := 0
+	r.d.Trace = func(_ sched.Time, e string) {
+		if strings.HasPrefix(e, "FIFO full") {
+			full++ // the host (200 ns a byte) outruns the firmware's copy
+			return
+		}
+		evs = append(evs, e)
+	}
+	require.Equal(t, byte(scsi.StatusGood), r.run(t, rw(OpWrite, 0, 1), make([]byte, 8192)).Status)
+	r.s.Advance(r.s.Now() + 2*sched.Second) // too late for block 1
+	require.Equal(t, byte(scsi.StatusGood), r.run(t, rw(OpWrite, 1, 1), make([]byte, 8192)).Status)
+	assert.Equal(t, []string{
+		"WRITE block 0, 1 block(s)", "block 0 complete in the buffer", "start for block 0", "slot of block 0: written",
+		"block 1 not ready at its deadline: stop and back up",
+		"WRITE block 1, 1 block(s)", "block 1 complete in the buffer", "restart for block 1 (reposition 1)", "slot of block 1: written",
+	}, evs)
+	assert.Equal(t, 2*127, full, "full after bytes 126, 190, ... 8190 of each block")
 }
