@@ -91,8 +91,8 @@ func (c *CPU) busWrite(a uint16, v uint8, t uint64) { c.bus.Write(a, v, t) }
 func (c *CPU) next() uint64 {
 	i := c.idx
 	c.idx++
-	if i < len(c.cyc) {
-		return c.t0 + c.waits + uint64(c.cyc[i].Start)
+	if h := &hots[c.hi]; i < int(h.n) {
+		return c.t0 + c.waits + uint64(h.start[i])
 	}
 	c.Mismatches++
 	return c.t0 + c.waits
@@ -107,7 +107,7 @@ func (m *mem) Get(a uint16) uint8 {
 		c.idx++
 		return c.buf[i]
 	}
-	if i < len(c.cyc) && c.cyc[i].Kind != optable.Read {
+	if h := &hots[c.hi]; h.read>>i&1 == 0 {
 		c.Mismatches++
 	}
 	var v uint8
@@ -131,15 +131,15 @@ func (m *mem) Set(a uint16, v uint8) {
 	c := m.c
 	i := c.idx
 	c.lastW = v
-	if i >= len(c.cyc) {
+	h := &hots[c.hi]
+	if i >= int(h.n) {
 		c.write(a, v, c.next())
 		return
 	}
-	cy := &c.cyc[i]
-	if cy.Kind != optable.Write {
+	if h.write>>i&1 == 0 {
 		c.Mismatches++
 	}
-	if cy.HiFirst {
+	if h.hiFirst>>i&1 != 0 {
 		c.idx++
 		c.heldA, c.heldV, c.holding = a, v, true
 		return
@@ -155,7 +155,7 @@ func (m *mem) Set(a uint16, v uint8) {
 	if c.holding {
 		// The higher address is written first, whichever order koron used.
 		c.holding = false
-		t1 := c.t0 + c.waits + uint64(c.cyc[i-1].Start)
+		t1 := c.t0 + c.waits + uint64(h.start[i-1])
 		if a == c.heldA+1 {
 			c.write(a, v, t1)
 			c.write(c.heldA, c.heldV, t)
@@ -181,9 +181,8 @@ func (c *CPU) exec() {
 		b0 = c.bus.Fetch(pc, t0)
 	}
 	var (
-		info *optable.Info
+		hi   int
 		npre = 1
-		post uint8
 		xy   uint16
 	)
 	for {
@@ -192,14 +191,14 @@ func (c *CPU) exec() {
 		case 0xcb:
 			b1 := c.fetch(pc+1, t0+4)
 			c.buf[1] = b1
-			info, npre, post = &optable.CB[b1], 2, cbPost[b1]
+			hi, npre = hCB+int(b1), 2
 		case 0xed:
 			b1 := c.fetch(pc+1, t0+4)
 			if b1 == 0x4d && c.ack != nil {
 				c.ack.RETI(t0 + 4)
 			}
 			c.buf[1] = edSub[b1]
-			info, npre, post = &optable.ED[b1], 2, edPost[b1]
+			hi, npre = hED+int(b1), 2
 		case 0xdd, 0xfd:
 			b1 := c.fetch(pc+1, t0+4)
 			xy = k.IX
@@ -211,10 +210,10 @@ func (c *CPU) exec() {
 				op := c.read(pc+3, t0+11)
 				c.buf[1], c.buf[2], c.buf[3] = 0xcb, d, op&^7|6
 				c.xyop = op
-				info, npre, post = &optable.XYCB[op], 4, pXYCB
+				hi, npre = hXYCB+int(op), 4
 			} else if optable.XYIndexed[b1] {
 				c.buf[1] = b1
-				info, npre, post = &optable.XY[b1], 2, xyPost[b1]
+				hi, npre = hXY+int(b1), 2
 			} else {
 				// The prefix alone: a 4 T no-op; the next byte is an opcode.
 				pc++
@@ -224,19 +223,21 @@ func (c *CPU) exec() {
 				continue
 			}
 		default:
-			info, post = &optable.Base[b0], basePost[b0]
+			hi = int(b0)
 		}
 		break
 	}
-	c.t0, c.waits, c.cyc, c.npre = t0, 0, info.Cycles, npre
+	h := &hots[hi]
+	post := h.post
+	c.t0, c.waits, c.hi, c.npre = t0, 0, hi, npre
 	if post >= oFirst {
 		c.idx = npre
-		c.own(post, info, pc, r)
+		c.own(post, h, pc, r)
 		return
 	}
 	op := c.buf[npre-1]
 	taken := true
-	if info.Cond == optable.Flag {
+	if h.cond == optable.Flag {
 		taken = c.cond(op)
 	}
 	hl := k.HL.U16()
@@ -245,26 +246,26 @@ func (c *CPU) exec() {
 	k.PC = pc
 	k.IR.Lo = r
 	k.Step()
-	T := info.T
-	switch info.Cond {
+	T := h.t
+	switch h.cond {
 	case optable.Flag:
 		if !taken {
-			T = info.TAlt
+			T = h.tAlt
 		}
 	case optable.DJNZ:
 		if k.BC.Hi == 0 {
-			T = info.TAlt
+			T = h.tAlt
 			taken = false
 		}
 	case optable.Repeat:
 		if k.PC != pc {
-			T = info.TAlt
+			T = h.tAlt
 			taken = false
 		}
 	}
 	c.t = t0 + uint64(T) + c.waits
 	if post != pLDRA {
-		k.IR.Lo = r&0x80 | (r+uint8(info.M1))&0x7f
+		k.IR.Lo = r&0x80 | (r+h.m1)&0x7f
 	}
 	if post != pNone {
 		c.post(post, taken, npre, pc, hl, xy)
@@ -428,6 +429,7 @@ func init() {
 			xyPost[i] = pIXd
 		}
 	}
+	buildHots()
 }
 
 // post applies MEMPTR and the fixes koron needs after it ran an instruction.

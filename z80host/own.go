@@ -1,6 +1,5 @@
 package z80host
 
-import "lbplus/z80host/optable"
 
 // Instructions z80host executes itself rather than through koron, and the
 // interrupt acknowledge sequences.
@@ -42,12 +41,12 @@ func (c *CPU) out(port uint16, v uint8) {
 
 // own executes instruction kind o; the opcode and prefix bytes have been
 // fetched (c.idx = c.npre) and info describes it.
-func (c *CPU) own(o uint8, info *optable.Info, pc uint16, r uint8) {
+func (c *CPU) own(o uint8, h *hot, pc uint16, r uint8) {
 	k := &c.k
-	k.IR.Lo = r&0x80 | (r+uint8(info.M1))&0x7f
+	k.IR.Lo = r&0x80 | (r+h.m1)&0x7f
 	op := c.buf[c.npre-1]
-	k.PC = pc + uint16(info.Len)
-	T := info.T
+	k.PC = pc + uint16(h.len)
+	T := h.t
 	switch o {
 	case oHALT:
 		c.halted = true
@@ -92,7 +91,7 @@ func (c *CPU) own(o uint8, info *optable.Info, pc uint16, r uint8) {
 			c.memptr = bc + 1
 		}
 		c.blockIOFlags(v, uint16(v)+uint16(cAdj))
-		T = c.blockIORepeat(op, info, pc)
+		T = c.blockIORepeat(op, h, pc)
 	case oOUTI:
 		dec := op&0x08 != 0
 		hl := k.HL.U16()
@@ -108,7 +107,7 @@ func (c *CPU) own(o uint8, info *optable.Info, pc uint16, r uint8) {
 			c.memptr = bc + 1
 		}
 		c.blockIOFlags(v, uint16(v)+uint16(k.HL.Lo))
-		T = c.blockIORepeat(op, info, pc)
+		T = c.blockIORepeat(op, h, pc)
 	}
 	c.t = c.t0 + uint64(T) + c.waits
 }
@@ -130,15 +129,15 @@ func (c *CPU) blockIOFlags(v uint8, s uint16) {
 
 // blockIORepeat applies the repeat of INIR/INDR/OTIR/OTDR and returns the
 // instruction's T-states.
-func (c *CPU) blockIORepeat(op uint8, info *optable.Info, pc uint16) int {
+func (c *CPU) blockIORepeat(op uint8, h *hot, pc uint16) uint8 {
 	if op&0x10 == 0 {
-		return info.T
+		return h.t
 	}
 	if c.k.BC.Hi != 0 {
 		c.k.PC = pc
-		return info.T
+		return h.t
 	}
-	return info.TAlt
+	return h.tAlt
 }
 
 // push stores v at SP-1 (high byte, cycle at t) and SP-2 (low byte, t+3).
@@ -196,14 +195,14 @@ func (c *CPU) interrupt(nmi bool) {
 		}
 		// Another opcode on the bus: execute it as fetched by the INTA
 		// cycle, which is 2 T longer than a normal M1 cycle.
-		info := &optable.Base[v]
-		c.t0, c.cyc, c.npre, c.idx = t0+2, info.Cycles, 1, 0
+		h := &hots[hBase+int(v)]
+		c.t0, c.hi, c.npre, c.idx = t0+2, hBase+int(v), 1, 0
 		c.buf[0] = v
 		k.PC = pc - 1
 		r := k.IR.Lo
 		k.Step()
 		k.IR.Lo = r
-		c.t = t0 + 2 + uint64(info.T) + c.waits
+		c.t = t0 + 2 + uint64(h.t) + c.waits
 		return
 	}
 	c.memptr = k.PC

@@ -45,11 +45,7 @@
 //     byte is ignored.
 package z80host
 
-import (
-	"github.com/koron-go/z80"
-
-	"lbplus/z80host/optable"
-)
+import "github.com/koron-go/z80"
 
 // Bus is the board as the CPU sees it. See docs/ARCHITECTURE.md.
 type Bus interface {
@@ -122,7 +118,7 @@ type CPU struct {
 	// Per-instruction state for mapping koron's accesses onto cycles.
 	t0      uint64
 	waits   uint64
-	cyc     []optable.Cycle
+	hi      int // current instruction's entry in hots
 	idx     int // next cycle (and buffer slot)
 	npre    int // buffer slots served without a bus access
 	buf     [8]uint8

@@ -1,0 +1,59 @@
+package z80host
+
+import "lbplus/z80host/optable"
+
+// hot is optable.Info packed for the per-access path: 16 bytes without
+// pointers, so the whole table stays in cache and selecting an instruction
+// stores only an index in the CPU.
+type hot struct {
+	start                [6]uint8 // cycle starts (T-state offsets)
+	read, write, hiFirst uint8    // bit i: cycle i is a memory read / write / first of a high-first pair
+	n                    uint8    // number of cycles
+	t, tAlt              uint8    // T-states of the T and TAlt paths
+	m1                   uint8    // M1 cycles (R increments)
+	cond                 optable.Cond
+	post                 uint8 // post-processing or own-implementation code
+	len                  uint8 // bytes
+}
+
+// Offsets of the tables in hots.
+const (
+	hBase = 0
+	hCB   = 256
+	hED   = 512
+	hXY   = 768
+	hXYCB = 1024
+)
+
+var hots [1280]hot
+
+func pack(in *optable.Info, post uint8) hot {
+	if len(in.Cycles) > len(hot{}.start) {
+		panic("z80host: instruction with more cycles than hot.start holds")
+	}
+	h := hot{n: uint8(len(in.Cycles)), t: uint8(in.T), tAlt: uint8(in.TAlt), m1: uint8(in.M1),
+		cond: in.Cond, post: post, len: uint8(in.Len)}
+	for i, cy := range in.Cycles {
+		h.start[i] = cy.Start
+		switch cy.Kind {
+		case optable.Read:
+			h.read |= 1 << i
+		case optable.Write:
+			h.write |= 1 << i
+		}
+		if cy.HiFirst {
+			h.hiFirst |= 1 << i
+		}
+	}
+	return h
+}
+
+func buildHots() {
+	for i := 0; i < 256; i++ {
+		hots[hBase+i] = pack(&optable.Base[i], basePost[i])
+		hots[hCB+i] = pack(&optable.CB[i], cbPost[i])
+		hots[hED+i] = pack(&optable.ED[i], edPost[i])
+		hots[hXY+i] = pack(&optable.XY[i], xyPost[i])
+		hots[hXYCB+i] = pack(&optable.XYCB[i], pXYCB)
+	}
+}
