@@ -17,6 +17,9 @@ type Options struct {
 	// IncludeDirs are directories inside the file system searched by INCLUDE
 	// and INCBIN after the directory of the including file.
 	IncludeDirs []string
+	// AutoLocal makes labels starting with '_' local to the stretch between
+	// two ordinary labels, like pasmo --alocal.
+	AutoLocal bool
 }
 
 // ListLine is one line of the listing.
@@ -153,6 +156,7 @@ type assembler struct {
 	listing  []ListLine
 	scopes   []*scope
 	localSeq int
+	autoSeq  int
 	lines    int
 	stmtPC   int64
 
@@ -276,6 +280,7 @@ func (a *assembler) runPass(mainFile string) {
 	a.listing = a.listing[:0]
 	a.scopes = a.scopes[:0]
 	a.localSeq = 0
+	a.autoSeq = 0
 	a.lines = 0
 	a.budgetX = false
 	a.overrun = false
@@ -371,8 +376,15 @@ func (a *assembler) resolveName(name string) string {
 			return n
 		}
 	}
+	if a.opts.AutoLocal && name[0] == '_' {
+		return localPrefix + "A" + strconv.Itoa(a.autoSeq) + name
+	}
 	return name
 }
+
+// endAutoLocal closes the ambit of autolocal '_' labels (pasmo --alocal):
+// at a non-local label and at PROC, LOCAL, MACRO, ENDP and ENDM.
+func (a *assembler) endAutoLocal() { a.autoSeq++ }
 
 func (a *assembler) lookup(name string, col int) (int64, *lexError) {
 	s, ok := a.syms[a.resolveName(name)]
@@ -968,6 +980,9 @@ func (a *assembler) statement(l srcLine, toks []token, lerr *lexError) {
 	if i >= len(toks) {
 		if label != nil {
 			a.define(label.text, label.col, a.pc, symLabel)
+			if label.text[0] != '_' {
+				a.endAutoLocal()
+			}
 		}
 		a.list(l, label != nil, nil)
 		return
@@ -1005,6 +1020,9 @@ func (a *assembler) statement(l srcLine, toks []token, lerr *lexError) {
 	}
 	if label != nil {
 		a.define(label.text, label.col, a.pc, symLabel)
+		if label.text[0] != '_' {
+			a.endAutoLocal()
+		}
 	}
 	if mnemonics[word] {
 		a.instruction(l, w, ops)
@@ -1054,6 +1072,7 @@ func (a *assembler) statement(l srcLine, toks []token, lerr *lexError) {
 	case "INCBIN":
 		emitted = a.incbin(l, w)
 	case "LOCAL":
+		a.endAutoLocal()
 		if len(a.scopes) == 0 {
 			a.hardf(w.col, "LOCAL outside MACRO, REPT, IRP or PROC")
 			break
@@ -1066,8 +1085,10 @@ func (a *assembler) statement(l srcLine, toks []token, lerr *lexError) {
 			a.declareLocal(op[0].text)
 		}
 	case "PROC":
+		a.endAutoLocal()
 		a.pushScope()
 	case "ENDP":
+		a.endAutoLocal()
 		a.popScope()
 	case "PUBLIC":
 	case "EXITM":
@@ -1362,9 +1383,11 @@ func (a *assembler) callMacro(l srcLine, w *token, m *macroDef, ops []token) {
 		}
 	}
 	x := &expansion{params: m.params, args: args, desc: fmt.Sprintf("macro %s called at %s:%d", m.name, l.file, l.line)}
+	a.endAutoLocal()
 	a.pushScope()
 	a.runLines(m.body, x)
 	a.popScope()
+	a.endAutoLocal()
 }
 
 func (a *assembler) instruction(l srcLine, w *token, ops []token) {

@@ -180,3 +180,13 @@ func TestHexAndListing(t *testing.T) {
 	assert.Contains(t, l.String(), "    2 0100  3E 05       7     start: ld a,5\n")
 	assert.Contains(t, l.String(), "      0106  05 06\n")
 }
+
+// TestAutoLocal matches pasmo --alocal on two routines that reuse _lp/_out.
+func TestAutoLocal(t *testing.T) {
+	src := " org 100h\nfirst: ld b,3\n_lp: djnz _lp\n jr _out\n_out: nop\nsecond: ld b,4\n_lp: djnz _lp\n jr nz,_out\n nop\n_out: ret\n dw _lp, _out\n"
+	r, err := AssembleString(src, Options{AutoLocal: true})
+	require.NoError(t, err)
+	assert.Equal(t, "060310FE180000060410FE200100C909010E01", hexOf(r.Bytes))
+	_, err = AssembleString(src, Options{})
+	require.Error(t, err, "without AutoLocal _lp is a duplicate")
+}

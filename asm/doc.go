@@ -27,6 +27,11 @@
 // EXITM, .SHIFT, REPT count[,var[,init[,step]]], IRP, LOCAL, PROC/ENDP,
 // PUBLIC (accepted, no effect), PHASE/DEPHASE, .ERROR and .WARNING.
 //
+// Local labels work as in pasmo: LOCAL names inside MACRO, REPT, IRP and
+// PROC...ENDP blocks are private to each expansion or block, and with
+// Options.AutoLocal (pasmo --alocal) labels starting with '_' are private to
+// the stretch between two ordinary labels.
+//
 // Numbers: 255, 0FFh, $FF, #FF, 0xFF, &HFF, %1010, 1010b, 17o, 17q, 12d and
 // 'c' or "c"; '$' alone is the address of the current statement. Strings in
 // single quotes are literal (” is a quote); double-quoted strings take C
@@ -70,7 +75,8 @@
 //     LD IXH,IXH); lbplus rejects them as invalid.
 //   - INCLUDE is processed when reached, so it may sit inside IF (pasmo
 //     reads all INCLUDEs before assembling).
-//   - No autolocal (--alocal) mode, no 8086 output, no tape/disk formats:
+//   - Autolocal mode (pasmo --alocal) is Options.AutoLocal. No 8086
+//     output, no tape/disk formats:
 //     output is a raw image (from the lowest to the highest address
 //     emitted, gaps zero-filled as pasmo does) or Intel HEX.
 //   - The symbol file lists global symbols only; pasmo also lists LOCAL

@@ -17,7 +17,7 @@ import (
 func init() {
 	var (
 		out, list, sym string
-		hex            bool
+		hex, alocal    bool
 		incs, defs     []string
 	)
 	cmd := &cobra.Command{
@@ -27,7 +27,7 @@ func init() {
 Errors are printed as file:line:col: message and the exit status is 1.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if code := runAsm(os.Stderr, args[0], out, hex, list, sym, incs, defs); code != 0 {
+			if code := runAsm(os.Stderr, args[0], out, hex, list, sym, incs, defs, alocal); code != 0 {
 				os.Exit(code)
 			}
 			return nil
@@ -39,6 +39,7 @@ Errors are printed as file:line:col: message and the exit status is 1.`,
 	f.StringVar(&list, "list", "", "write a listing with T-states to this file")
 	f.StringVar(&sym, "sym", "", "write the symbol table to this file")
 	f.StringArrayVarP(&incs, "include", "I", nil, "add a directory searched by INCLUDE and INCBIN")
+	f.BoolVar(&alocal, "alocal", false, "labels starting with _ are local between ordinary labels (pasmo --alocal)")
 	f.StringArrayVarP(&defs, "define", "D", nil, "define NAME=VALUE (VALUE defaults to 0FFFFh, as pasmo -E)")
 	rootCmd.AddCommand(cmd)
 }
@@ -54,8 +55,8 @@ func fsPath(p string) (string, error) {
 
 // runAsm does the work of `lbplus asm` and returns the exit status; every
 // problem is one line on stderr.
-func runAsm(stderr io.Writer, src, out string, hex bool, list, sym string, incs, defs []string) int {
-	if err := assembleFile(stderr, src, out, hex, list, sym, incs, defs); err != nil {
+func runAsm(stderr io.Writer, src, out string, hex bool, list, sym string, incs, defs []string, alocal bool) int {
+	if err := assembleFile(stderr, src, out, hex, list, sym, incs, defs, alocal); err != nil {
 		if err != errReported {
 			fmt.Fprintln(stderr, "lbplus asm:", err)
 		}
@@ -67,8 +68,8 @@ func runAsm(stderr io.Writer, src, out string, hex bool, list, sym string, incs,
 // errReported means the errors were already printed as file:line:col lines.
 var errReported = errors.New("reported")
 
-func assembleFile(stderr io.Writer, src, out string, hex bool, list, sym string, incs, defs []string) error {
-	opts := asm.Options{Defines: map[string]int64{}}
+func assembleFile(stderr io.Writer, src, out string, hex bool, list, sym string, incs, defs []string, alocal bool) error {
+	opts := asm.Options{Defines: map[string]int64{}, AutoLocal: alocal}
 	for _, d := range defs {
 		name, val, ok := strings.Cut(d, "=")
 		v := int64(0xFFFF)
