@@ -17,6 +17,30 @@
 // Nothing here encodes the story's figures except Rows' story column, which
 // only feeds the report and the regression test.
 //
+// # Why the improvements work, in the emulator's terms
+//
+// BACKUP alternates a disk read and a tape WRITE on one buffer. The tape
+// drive acknowledges a block only once it is on tape, and streams only if
+// the next whole block reaches its buffer a fixed lead time before that
+// block's slot (k slots later at tape interleave k); otherwise it stops,
+// backs up and restarts, which costs seconds. So throughput is set by the
+// host time from one WRITE's GOOD to the last data byte of the next WRITE,
+// against the window the tape interleave leaves.
+//
+//   - BIOS calls: every 512-byte block is its own READ(6); with the command
+//     overhead the next logical sector has passed the head, so each block
+//     costs about a revolution, and the block cannot reach the tape in time.
+//   - One 8 KB READ (or two 4 KB): the controller streams sectors as the
+//     interleave brings them; the host time drops below the 6:1 window with
+//     byte-by-byte handshakes (15 us a byte, so the disk needs 9:1).
+//   - INIR/OTIR bursts (5.25 us a byte) let 3:1 disk interleave keep up,
+//     roughly halving the disk time; two 4 KB READs lose a revolution
+//     between them (the next sector passes during the first command's
+//     status and the second's set-up), one 8 KB READ does not.
+//   - 16-byte OTIR bursts with a DRQ poll between them never outrun the
+//     drive's FIFO; 256-byte bursts overwrite the 5380's output latch when
+//     the FIFO is full, and the write hangs in DATA OUT.
+//
 // # Known inaccuracies / assumptions
 //
 //   - The program is placed in RAM directly instead of being loaded by
