@@ -967,7 +967,14 @@ func (a *assembler) statement(l srcLine, toks []token, lerr *lexError) {
 			if i+1 < len(toks) {
 				next = &toks[i+1]
 			}
-			if t0.col == 1 || next == nil || next.kind == tIdent && (mnemonics[next.up] || isDirective(next.up) || a.macros[next.text] != nil) || next.kind == tOp && next.text == "=" {
+			// An indented lone word is far more often a mistyped
+			// instruction than a label without its colon (pasmo takes it
+			// as a label), and a register after a column-1 word means the
+			// word was meant as an instruction.
+			wordNext := next != nil && next.kind == tIdent && (mnemonics[next.up] || isDirective(next.up) || a.macros[next.text] != nil)
+			opNext := next != nil && next.kind == tOp && next.text == "="
+			regNext := next != nil && next.kind == tIdent && isReserved(next.up) && !wordNext
+			if (t0.col == 1 && !regNext) || wordNext || opNext {
 				label = t0
 				i++
 			} else {

@@ -46,7 +46,7 @@ func TestFeatures(t *testing.T) {
 		{"proc local", " proc\n local lp\nlp: djnz lp\n endp\n proc\n local lp\nlp: djnz lp\n endp\n", "10FE10FE", 0},
 		{"phase", " org 100h\n phase 8000h\nx: jp x\n dephase\ny: jp y\n", "C30080C30301", 0x100},
 		{"end", " db 1\n end\n db 2\n", "01", 0},
-		{"labels", "start ld a,1\nnext: ld b,2\n  lbl3:\n jp start\n jp next\n jp lbl3\n", "3E010602C30000C30200C30400", 0},
+		{"labels", "start ld a,1\nnext: ld b,2\n  lbl3:\nlbl4\n jp start\n jp next\n jp lbl3\n", "3E010602C30000C30200C30400", 0},
 		{"line numbers", "10 ld a,1\n20 ret\n", "3E01C9", 0},
 		{"case", " LD A,B\n Ld (Ix+1),C\n", "78DD7101", 0},
 		{"defined", "x equ 1\n db defined x, defined y\n", "FF00", 0},
@@ -101,7 +101,8 @@ func TestIncludeAndIncbin(t *testing.T) {
 func TestBadInput(t *testing.T) {
 	tests := []struct{ name, src, want string }{
 		{"unknown mnemonic", " lod a,b\n", "input.asm:1:2: unknown instruction 'lod'"},
-		{"unknown mnemonic at col 1 with operands", "foo a,b\n", "input.asm:1:5: unknown instruction 'a'"},
+		{"unknown mnemonic at col 1 with operands", "foo a,b\n", "input.asm:1:1: unknown instruction 'foo'"},
+		{"unknown mnemonic alone", " nop\n halr\n", "input.asm:2:2: unknown instruction 'halr'"},
 		{"bad operand", " ld q,1\n", "input.asm:1:5: invalid operand"},
 		{"bad register pair", " push sp\n", "input.asm:1:7: invalid operand"},
 		{"indirect register", " ld a,(de+1)\n", "input.asm:1:8: register de cannot be used indirectly"},

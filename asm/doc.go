@@ -73,6 +73,8 @@
 //     after a binary one ("2*-3", where pasmo reports an error).
 //   - pasmo encodes "LD IXH,H" and "LD H,IXH" as DD 64 (which is really
 //     LD IXH,IXH); lbplus rejects them as invalid.
+//   - An indented word alone on a line ("  halr") is an unknown-instruction
+//     error, not a label as in pasmo: a label there needs its colon.
 //   - INCLUDE is processed when reached, so it may sit inside IF (pasmo
 //     reads all INCLUDEs before assembling).
 //   - Autolocal mode (pasmo --alocal) is Options.AutoLocal. No 8086
