@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -20,6 +21,7 @@ func init() {
 		interleaves, bursts, delays string
 		blocks                      int
 		read, asJSON                bool
+		traceTo                     string
 	)
 	cmd := &cobra.Command{
 		Use:   "tape",
@@ -54,13 +56,24 @@ Examples:
 				return err
 			}
 			defer os.RemoveAll(dir)
+			var trace io.Writer
+			if traceTo != "" {
+				f, err := os.Create(traceTo)
+				if err != nil {
+					return err
+				}
+				defer f.Close()
+				bw := bufio.NewWriter(f)
+				defer bw.Flush()
+				trace = bw
+			}
 			var out []tapebench.Result
 			for _, k := range ks {
 				for _, b := range bs {
 					for _, d := range ds {
 						s := tapebench.Setup{Interleave: k, Burst: b, Read: read, Blocks: blocks,
 							Delay: sched.Time(d) * sched.Millisecond}
-						r, err := tapebench.Run(s, dir, nil)
+						r, err := tapebench.Run(s, tapebench.Options{Dir: dir, Trace: trace})
 						if err != nil {
 							return err
 						}
@@ -82,6 +95,7 @@ Examples:
 	f.StringVar(&delays, "delay", "0", "host delay before each block in ms, comma-separated (0-4000)")
 	f.IntVar(&blocks, "blocks", 6, "8 KB blocks per run (the first is not timed)")
 	f.BoolVar(&read, "read", false, "READ the blocks instead of writing them")
+	f.StringVar(&traceTo, "trace", "", "write the SCSI bus trace with 5380 and drive events to this file (large)")
 	f.BoolVar(&asJSON, "json", false, "print a JSON array of {interleave, burst, bytes_per_sec, repositions, hung, ...}")
 	benchCmd.AddCommand(cmd)
 }
@@ -121,6 +135,10 @@ func tapeTable(w io.Writer, rs []tapebench.Result) error {
 	for _, r := range rs {
 		if r.Failed != "" {
 			fmt.Fprintf(w, "%d:1 burst %d: %s\n", r.Interleave, r.Burst, r.Failed)
+		}
+		if r.LostByte >= 0 {
+			fmt.Fprintf(w, "%d:1 burst %d: first byte lost in the 5380's output latch: byte %d of the block (%d overwrites)\n",
+				r.Interleave, r.Burst, r.LostByte, r.Overwrites)
 		}
 	}
 	return nil

@@ -28,6 +28,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"path/filepath"
 
@@ -36,6 +37,7 @@ import (
 	"lbplus/emu"
 	"lbplus/emu/sched"
 	"lbplus/roms/scsilib"
+	"lbplus/scsi"
 )
 
 //go:embed tapebench.asm
@@ -165,18 +167,33 @@ type Result struct {
 	Failed      string     `json:"failed,omitempty"`
 	Elapsed     sched.Time `json:"-"` // program's time over blocks 2..n
 	Overwrites  uint64     `json:"-"` // 5380 DACK writes that overwrote a byte
-	StaleReads  uint64     `json:"-"`
-	Program     Results    `json:"-"`
-	Drive       mcd403.Stats
+	// LostByte is the index within its block of the first byte lost in the
+	// 5380's output latch (the byte waiting there when the next DACK write
+	// replaced it); -1 when none was lost.
+	LostByte   int     `json:"-"`
+	StaleReads uint64  `json:"-"`
+	Program    Results `json:"-"`
+	Drive      mcd403.Stats
 }
 
 var bootStub = []byte{0x3E, emu.LatchRAM, 0xD3, 0x00, 0xC3, 0x00, 0x01}
 
-// Run carries out s on a fresh board, making the cartridge image in dir.
-// tp overrides the drive's parameters (nil = defaults).
-func Run(s Setup, dir string, tp *mcd403.Params) (Result, error) {
-	res := Result{Interleave: s.Interleave, Burst: s.Burst, Read: s.Read,
+// Options control how a run is carried out.
+type Options struct {
+	// Dir is where the cartridge image is made (it must exist).
+	Dir string
+	// Drive overrides the drive's parameters (nil = defaults).
+	Drive *mcd403.Params
+	// Trace, if set, receives the SCSI bus as text (scsi.TextTrace) with
+	// the 5380's and the drive's events interleaved.
+	Trace io.Writer
+}
+
+// Run carries out s on a fresh board.
+func Run(s Setup, o Options) (Result, error) {
+	res := Result{Interleave: s.Interleave, Burst: s.Burst, Read: s.Read, LostByte: -1,
 		DelayMS: float64(s.Delay) / float64(sched.Millisecond)}
+	dir, tp := o.Dir, o.Drive
 	if err := s.Validate(); err != nil {
 		return res, err
 	}
@@ -229,6 +246,18 @@ func Run(s Setup, dir string, tp *mcd403.Params) (Result, error) {
 	chip, bus := b.AttachNCR5380()
 	drive, _ := mcd403.Attach(bus, TapeID, p, tape)
 	defer drive.Close()
+	chip.Trace = func(now sched.Time, ev string) {
+		if ev == "DACK write overwrote ODR" && res.LostByte < 0 {
+			res.LostByte = drive.BytesReceived()
+		}
+		if o.Trace != nil {
+			traceLine(o.Trace, now, "5380: "+ev)
+		}
+	}
+	if o.Trace != nil {
+		bus.Observe(scsi.NewTextTrace(o.Trace).Change)
+		drive.Trace = func(now sched.Time, ev string) { traceLine(o.Trace, now, "mcd403: "+ev) }
+	}
 	b.LoadRAM(0, bootStub)
 	b.LoadRAM(prog.Org, prog.Bytes)
 	b.LoadRAM(prog.Params, s.Encode())
@@ -266,4 +295,11 @@ func Run(s Setup, dir string, tp *mcd403.Params) (Result, error) {
 		res.Failed = fmt.Sprintf("no result within %v of simulated time (%d blocks done)", limit, r.Done)
 	}
 	return res, nil
+}
+
+// traceLine writes an event in scsi.TextTrace's time format, so events and
+// bus changes read as one time line.
+func traceLine(w io.Writer, now sched.Time, ev string) {
+	ns := int64(now / sched.Nanosecond)
+	fmt.Fprintf(w, "%10d.%03d us  ** %s\n", ns/1000, ns%1000, ev)
 }

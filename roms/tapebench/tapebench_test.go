@@ -2,6 +2,7 @@ package tapebench
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -19,7 +20,7 @@ func TestBuild(t *testing.T) {
 
 func run(t *testing.T, s Setup) Result {
 	t.Helper()
-	r, err := Run(s, t.TempDir(), nil)
+	r, err := Run(s, Options{Dir: t.TempDir()})
 	require.NoError(t, err)
 	return r
 }
@@ -65,6 +66,7 @@ func TestBursts(t *testing.T) {
 			assert.Equal(t, tc.hang, r.Hung, r.Failed)
 			if tc.hang {
 				assert.NotZero(t, r.Overwrites, "bytes overwritten in the 5380's latch")
+				assert.Equal(t, 127, r.LostByte, "the byte that found the FIFO full (127 + 64m)")
 				// The Z80 pushed all its bytes and waits for STATUS; the
 				// drive still asks for the lost ones: mid DATA OUT.
 				assert.Equal(t, uint8(4), r.Program.Stage, "waiting for status")
@@ -86,4 +88,19 @@ func TestSetupValidate(t *testing.T) {
 	assert.Error(t, Setup{Interleave: 3, Blocks: 1}.Validate())
 	assert.Error(t, Setup{Interleave: 3, Blocks: 2, Delay: 5 * sched.Second}.Validate())
 	assert.NoError(t, Setup{Interleave: 3, Burst: 16, Blocks: 2}.Validate())
+}
+
+// The trace shows the lost byte: the drive's FIFO fills, the 5380's latch
+// is overwritten, and the bus stays in DATA OUT.
+func TestTraceShowsLostByte(t *testing.T) {
+	var tr strings.Builder
+	r, err := Run(Setup{Interleave: 3, Burst: 256, Blocks: 2, Timeout: 1}, Options{Dir: t.TempDir(), Trace: &tr})
+	require.NoError(t, err)
+	require.True(t, r.Hung)
+	s := tr.String()
+	full := strings.Index(s, "mcd403: FIFO full after byte 126 of block 0")
+	lost := strings.Index(s, "5380: DACK write overwrote ODR")
+	require.True(t, full >= 0 && lost > full, "FIFO full, then the overwrite")
+	assert.Contains(t, s, "5380: bus reset", "the program's timeout resets the bus")
+	assert.Contains(t, s, "mcd403: bus reset: block 0 dropped")
 }
