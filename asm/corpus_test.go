@@ -99,3 +99,37 @@ func TestBenchSourceAssembles(t *testing.T) {
 	_, err := AssembleString(src, Options{})
 	require.NoError(t, err)
 }
+
+// TestProjectROMs assembles the project's own Z80 programs (roms/*/*.asm,
+// INCLUDEs searched in every roms/ directory) with lbplus and pasmo and
+// requires identical bytes: they are part of the pasmo corpus.
+func TestProjectROMs(t *testing.T) {
+	needTool(t, "pasmo")
+	mains, _ := filepath.Glob("../roms/*/*.asm")
+	if len(mains) == 0 {
+		t.Skip("no ../roms/*/*.asm sources")
+	}
+	dirs, _ := filepath.Glob("../roms/*")
+	var incs, pargs []string
+	for _, d := range dirs {
+		if st, err := os.Stat(d); err == nil && st.IsDir() {
+			incs = append(incs, filepath.Base(d))
+			pargs = append(pargs, "-I", d)
+		}
+	}
+	for _, m := range mains {
+		rel, _ := filepath.Rel("../roms", m)
+		t.Run(rel, func(t *testing.T) {
+			r, err := Assemble(os.DirFS("../roms"), filepath.ToSlash(rel), Options{IncludeDirs: incs})
+			require.NoError(t, err)
+			out := filepath.Join(t.TempDir(), "out.bin")
+			msg, err := exec.Command("pasmo", append(append(pargs, "--bin"), m, out)...).CombinedOutput()
+			require.NoError(t, err, "pasmo: %s", msg)
+			want, err := os.ReadFile(out)
+			require.NoError(t, err)
+			if !assert.Equal(t, want, r.Bytes) {
+				t.Log(firstDiff(r, want))
+			}
+		})
+	}
+}
