@@ -1,6 +1,5 @@
 package z80host
 
-
 // Instructions z80host executes itself rather than through koron, and the
 // interrupt acknowledge sequences.
 

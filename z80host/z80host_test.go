@@ -300,3 +300,24 @@ func TestRegsRoundTrip(t *testing.T) {
 	c.SetRegs(r)
 	assert.Equal(t, r, c.Regs())
 }
+
+func sscan(e string, t *int) (int, error) { return fmt.Sscanf(e, "%d", t) }
+
+func TestPrefixChainIsOneStep(t *testing.T) {
+	// DD FD 21 34 12: the DD is a 4 T no-op, then LD IY,1234h (14 T), all
+	// in one Step, so nothing can come between a prefix and its opcode.
+	c, b, ch := newTest(0xfb, 0x00, 0xdd, 0xfd, 0x21, 0x34, 0x12)
+	ch.vector = 0xff
+	c.Step()
+	c.Step()
+	r := c.Regs()
+	r.IFF1, r.IFF2 = false, false
+	c.SetRegs(r)
+	b.events = nil
+	assert.Equal(t, 18, c.Step())
+	assert.Equal(t, []string{"8 M1 0002", "12 M1 0003", "16 M1 0004", "20 MR 0005", "23 MR 0006"}, b.events)
+	r = c.Regs()
+	assert.Equal(t, uint16(0x1234), r.IY)
+	assert.Equal(t, uint16(7), r.PC)
+	assert.Equal(t, uint8(5), r.R, "R counts EI, NOP and three M1 cycles")
+}

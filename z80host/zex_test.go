@@ -106,3 +106,32 @@ func runZex(t *testing.T, name string) {
 
 func TestZexdoc(t *testing.T) { runZex(t, "zexdoc.cim") }
 func TestZexall(t *testing.T) { runZex(t, "zexall.cim") }
+
+// The page-table fast path and the Bus path must execute identically.
+func TestPagesMatchBus(t *testing.T) {
+	prog, err := os.ReadFile(zexPath(t, "zexall.cim"))
+	if err != nil {
+		t.Skipf("zexall.cim not found in the koron module: %v", err)
+	}
+	run := func(b *ramBus, bus Bus) (*CPU, string) {
+		b.load(0x0100, prog)
+		b.load(0x0005, []byte{0xc3, 0x00, 0xfe})
+		b.load(0xfe00, []byte{0xc9})
+		c := New(bus)
+		c.SetRegs(Regs{PC: 0x0100, SP: 0xfe00})
+		s := &cpmShim{c: c, b: b}
+		c.Hook = s
+		c.Run(30_000_000)
+		return c, s.out.String()
+	}
+	fast := newRAMBus()
+	cf, outf := run(fast, fast)
+	slow := &plainBus{*newRAMBus()}
+	cs, outs := run(&slow.ramBus, slow)
+	assert.Equal(t, cf.Regs(), cs.Regs())
+	assert.Equal(t, cf.T(), cs.T())
+	assert.Equal(t, outf, outs)
+	assert.True(t, fast.mem == slow.mem, "memory differs")
+	assert.Zero(t, cf.Mismatches+cs.Mismatches)
+	assert.Contains(t, outf, "instruction exerciser", "ZEXALL started")
+}
