@@ -23,19 +23,22 @@ func TestDiskReadPaths(t *testing.T) {
 		mode  backup.Handshake
 		burst int
 		rd    int
+		nc    bool
 	}{
-		{backup.SourceSCSI, backup.Burst, 256, 16},
-		{backup.SourceSCSI, backup.Burst, 16, 8},
-		{backup.SourceSCSI, backup.Burst, 128, 3}, // a READ of 3 blocks, a burst of 128
-		{backup.SourceSCSI, backup.Byte, 256, 16},
-		{backup.SourceSCSI, backup.Byte, 256, 1},
-		{backup.SourceBIOS, backup.Byte, 256, 1},
+		{backup.SourceSCSI, backup.Burst, 256, 16, false},
+		{backup.SourceSCSI, backup.Burst, 16, 8, false},
+		{backup.SourceSCSI, backup.Burst, 128, 3, false}, // a READ of 3 blocks, a burst of 128
+		{backup.SourceSCSI, backup.Byte, 256, 16, false},
+		{backup.SourceSCSI, backup.Byte, 256, 1, false},
+		{backup.SourceBIOS, backup.Byte, 256, 1, false},
+		{backup.SourceBIOS, backup.Byte, 256, 1, true},
 	}
 	for _, c := range cases {
-		t.Run(fmt.Sprintf("src%d-mode%d-burst%d-rd%d", c.src, c.mode, c.burst, c.rd), func(t *testing.T) {
+		t.Run(fmt.Sprintf("src%d-mode%d-burst%d-rd%d-nocache%v", c.src, c.mode, c.burst, c.rd, c.nc), func(t *testing.T) {
 			p := backup.Defaults()
 			p.TapeID = backup.NoTape
 			p.Source, p.DiskMode, p.DiskBurst, p.ReadSectors = c.src, c.mode, c.burst, c.rd
+			p.BIOSNoCache = c.nc
 			p.BufSectors = 16 / c.rd * c.rd
 			p.Passes = 2
 			p.StartLBA = 40

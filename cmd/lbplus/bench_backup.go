@@ -20,6 +20,7 @@ func init() {
 		hdIL, tapeIL, diskBurst, tapeBurst int
 		mb                                 float64
 		noTape, asJSON, console, waitDRQ   bool
+		biosNoCache                        bool
 		plotTo                             string
 	)
 	cmd := &cobra.Command{
@@ -61,6 +62,7 @@ Examples:
 			}
 			if p.Source == backup.SourceBIOS {
 				p.ReadSectors = 1
+				p.BIOSNoCache = biosNoCache
 			}
 			p.BufSectors = backup.TapeBlock / backup.SectorSize
 			if p.ReadSectors > p.BufSectors {
@@ -101,6 +103,7 @@ Examples:
 	f.StringVar(&tapeHS, "tape-handshake", "burst", "byte or burst (OTIR, DRQ checked between bursts)")
 	f.IntVar(&tapeBurst, "tape-burst", bench.StoryTapeBurst, "bytes per OTIR burst (1-256)")
 	f.Float64Var(&mb, "mb", defaultSeedMB, "megabytes (10^6) to copy")
+	f.BoolVar(&biosNoCache, "bios-no-cache", false, "with --source bios: re-read the 512-byte block for every 128-byte record")
 	f.BoolVar(&noTape, "no-tape", false, "read the disk only")
 	f.BoolVar(&asJSON, "json", false, "print a JSON array instead of the table")
 	f.BoolVar(&console, "console", false, "show what BACKUP prints on the console")

@@ -39,6 +39,7 @@ p_tblk:   DEFB 0,0,0,0  ; first tape block
 p_npass:  DEFW 8        ; passes
 p_con:    DEFB 1        ; 1 = print the report on the console
 p_ready:  DEFB 30       ; TEST UNIT READY tries (1 s apart) per device
+p_bcache: DEFB 1        ; BIOS path: 1 reuse the 512-byte host buffer, 0 not
 
 ; ---- result block (read by the harness) ------------------------------------
 results:
@@ -83,6 +84,8 @@ start:
         jp c,fail
 st1:    ld a,(p_dtgt)
         ld (bs_tgt),a
+        ld a,(p_bcache)
+        ld (bs_cache),a
         call bios_inval
         ; 128-byte record counter for the BIOS path = first block * 4
         ld hl,(p_lba)

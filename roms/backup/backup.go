@@ -97,7 +97,7 @@ const (
 	SectorSize   = 512
 	TapeBlock    = 8192
 	MaxBufSector = 64 // 32 KB buffer
-	ParamsSize   = 22
+	ParamsSize   = 23
 	ResultsSize  = 20
 )
 
@@ -118,6 +118,10 @@ type Params struct {
 	Passes      int // 1..65535
 	Console     bool
 	ReadyTries  int // TEST UNIT READY tries per device, 1..255
+	// BIOSNoCache makes the BIOS re-read the host block for every 128-byte
+	// record instead of reusing its buffer (an alternative assumption about
+	// Ampro's BIOS, for comparison) [A].
+	BIOSNoCache bool
 }
 
 // Defaults returns the story's best row: bursts, 8K x1 reads, 16-byte tape bursts.
@@ -175,6 +179,10 @@ func (p Params) Encode() []byte {
 		b[20] = 1
 	}
 	b[21] = byte(p.ReadyTries)
+	b[22] = 1
+	if p.BIOSNoCache {
+		b[22] = 0
+	}
 	return b
 }
 

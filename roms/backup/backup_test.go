@@ -27,7 +27,7 @@ func TestBuildLayout(t *testing.T) {
 	}{
 		{"p_src", 0}, {"p_dtgt", 1}, {"p_ttgt", 2}, {"p_dmode", 3}, {"p_dburst", 4},
 		{"p_tmode", 5}, {"p_tburst", 6}, {"p_rdsec", 7}, {"p_bufsec", 8}, {"p_tmo", 9},
-		{"p_lba", 10}, {"p_tblk", 14}, {"p_npass", 18}, {"p_con", 20}, {"p_ready", 21},
+		{"p_lba", 10}, {"p_tblk", 14}, {"p_npass", 18}, {"p_con", 20}, {"p_ready", 21}, {"p_bcache", 22},
 		{"results", ParamsSize},
 	}
 	for _, f := range fields {
