@@ -40,11 +40,19 @@ func writeHexRecord(w *bufio.Writer, addr uint16, typ byte, data []byte) {
 	fmt.Fprintf(w, "%02X\n", byte(-sum))
 }
 
-// WriteListing writes the listing: address, up to four bytes, T-states and
-// the source line; longer data continues on following lines.
+// WriteListing writes the listing: line number, address, up to four bytes,
+// T-states and the source line; longer data continues on following lines,
+// and a comment line marks each change of source file (INCLUDE).
 func (r *Result) WriteListing(w io.Writer) error {
 	bw := bufio.NewWriter(w)
-	for _, l := range r.Listing {
+	file := ""
+	for i, l := range r.Listing {
+		if l.File != file {
+			if i > 0 {
+				fmt.Fprintf(bw, "                              ; ---- %s\n", l.File)
+			}
+			file = l.File
+		}
 		addr := "    "
 		if l.HasAddr {
 			addr = fmt.Sprintf("%04X", l.Addr)

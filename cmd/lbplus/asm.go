@@ -44,13 +44,36 @@ Errors are printed as file:line:col: message and the exit status is 1.`,
 	rootCmd.AddCommand(cmd)
 }
 
-// fsPath turns a host path into a path inside os.DirFS("/").
-func fsPath(p string) (string, error) {
+// hostFS maps host paths into os.DirFS("/"), so INCLUDE "../lib/x.inc"
+// works from anywhere, and maps them back for messages and listings,
+// relative to the working directory when below it.
+type hostFS struct {
+	root, cwd string
+}
+
+func newHostFS() hostFS {
+	cwd, _ := os.Getwd()
+	return hostFS{root: "/", cwd: cwd}
+}
+
+// path turns a host path into a path inside os.DirFS(h.root).
+func (h hostFS) path(p string) (string, error) {
 	abs, err := filepath.Abs(p)
 	if err != nil {
 		return "", err
 	}
 	return strings.TrimPrefix(filepath.ToSlash(abs), "/"), nil
+}
+
+// host turns a file system path back into a short host path.
+func (h hostFS) host(p string) string {
+	abs := filepath.FromSlash("/" + p)
+	if h.cwd != "" {
+		if rel, err := filepath.Rel(h.cwd, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return rel
+		}
+	}
+	return abs
 }
 
 // runAsm does the work of `lbplus asm` and returns the exit status; every
@@ -85,27 +108,24 @@ func assembleFile(stderr io.Writer, src, out string, hex bool, list, sym string,
 		}
 		opts.Defines[name] = v
 	}
+	hfs := newHostFS()
 	for _, d := range incs {
-		p, err := fsPath(d)
+		p, err := hfs.path(d)
 		if err != nil {
 			return err
 		}
 		opts.IncludeDirs = append(opts.IncludeDirs, p)
 	}
-	main, err := fsPath(src)
+	main, err := hfs.path(src)
 	if err != nil {
 		return err
 	}
-	res, err := asm.Assemble(os.DirFS("/"), main, opts)
+	res, err := asm.Assemble(os.DirFS(hfs.root), main, opts)
 	if err != nil {
 		var el asm.ErrorList
 		if errors.As(err, &el) {
-			cwd, _ := os.Getwd()
 			for _, e := range el {
-				name := "/" + e.File
-				if rel, rerr := filepath.Rel(cwd, name); rerr == nil && !strings.HasPrefix(rel, "..") {
-					name = rel
-				}
+				name := hfs.host(e.File)
 				if e.File == main {
 					name = src
 				}
@@ -114,6 +134,9 @@ func assembleFile(stderr io.Writer, src, out string, hex bool, list, sym string,
 			return errReported
 		}
 		return err
+	}
+	for i := range res.Listing {
+		res.Listing[i].File = hfs.host(res.Listing[i].File)
 	}
 	for _, w := range res.Warnings {
 		fmt.Fprintln(stderr, "warning:", w)
