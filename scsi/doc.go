@@ -11,6 +11,9 @@
 // port's onChange callback. Devices never react synchronously to a change:
 // they schedule their next edge after one of their own named delays, so the
 // order of edges on the bus is causal and every delay is visible in traces.
+// The target engine nevertheless tolerates an initiator (a 5380 model, a
+// test harness) that answers inside its callback: it takes such answers only
+// after its own step is complete, by looking at the line levels again.
 //
 // Phases are derived from the lines: no BSY and no SEL is BUS FREE, SEL is
 // SELECTION (arbitration and reselection are not distinguished), otherwise

@@ -97,6 +97,7 @@ type Target struct {
 	ev         *sched.Event
 	lastAckOff sched.Time
 	inReset    bool
+	acting     bool // inside one of the engine's own steps (see act)
 
 	identified bool
 	lun        int
@@ -231,31 +232,55 @@ func (t *Target) start(x *transfer) {
 // data; REQ follows after the settle or setup delay.
 func (t *Target) stepPhase(now sched.Time) {
 	t.ev = nil
-	x := t.x
-	reqAt := now
-	want := x.phase.Lines()
-	if t.port.Lines()&PhaseMask != want {
-		t.port.Drive(want, PhaseMask)
-		reqAt = now + t.timing.PhaseSettle
-	}
-	if x.in {
-		t.port.DriveData(x.b, true)
-		if s := now + t.timing.DataSetup; s > reqAt {
-			reqAt = s
+	t.act(now, func() {
+		x := t.x
+		reqAt := now
+		want := x.phase.Lines()
+		if t.port.Lines()&PhaseMask != want {
+			t.port.Drive(want, PhaseMask)
+			reqAt = now + t.timing.PhaseSettle
 		}
-	} else {
-		t.port.DriveData(0, false)
-	}
-	t.xs = xReq
-	t.ev = t.s.At(reqAt, t.evReq, func(now sched.Time) {
-		t.ev = nil
-		t.xs = xWaitAck
-		t.port.Drive(REQ, REQ)
-		t.poll(now)
+		if x.in {
+			t.port.DriveData(x.b, true)
+			if s := now + t.timing.DataSetup; s > reqAt {
+				reqAt = s
+			}
+		} else {
+			t.port.DriveData(0, false)
+		}
+		t.xs = xReq
+		t.ev = t.s.At(reqAt, t.evReq, func(now sched.Time) {
+			t.ev = nil
+			t.act(now, func() {
+				t.xs = xWaitAck
+				t.port.Drive(REQ, REQ)
+			})
+		})
 	})
 }
 
+// act runs one of the engine's own steps that drives lines, then looks at
+// the bus once. Every Drive reaches the other ports synchronously, and an
+// initiator may answer inside its callback (drop ACK the instant REQ falls,
+// select again the instant BSY falls); taking that answer in the middle of
+// the step would run the next step (finish, the device's continuation, a
+// second selection response) before this one has ended. The engine is
+// level-sensitive, so looking at the lines after the step sees the answer.
+func (t *Target) act(now sched.Time, step func()) {
+	if t.acting { // a step inside a step: the outer one looks at the bus
+		step()
+		return
+	}
+	t.acting = true
+	step()
+	t.acting = false
+	t.onChange(now)
+}
+
 func (t *Target) onChange(now sched.Time) {
+	if t.acting {
+		return // act looks at the bus when the step is done
+	}
 	lines := t.bus.Lines()
 	if lines&RST != 0 {
 		if !t.inReset {
@@ -292,12 +317,13 @@ func (t *Target) poll(now sched.Time) {
 				t.xs = xReqOff
 				t.ev = t.s.After(t.timing.ReqOffAfterAck, t.evReqOff, func(now sched.Time) {
 					t.ev = nil
-					t.xs = xWaitOff
-					t.port.Drive(0, REQ)
-					if t.x.in {
-						t.port.DriveData(0, false)
-					}
-					t.poll(now)
+					t.act(now, func() {
+						t.xs = xWaitOff
+						t.port.Drive(0, REQ)
+						if t.x.in {
+							t.port.DriveData(0, false)
+						}
+					})
 				})
 			}
 		case xWaitOff:
@@ -326,8 +352,7 @@ func (t *Target) respond(now sched.Time) {
 	t.state = stSelected
 	t.identified, t.lun, t.cdb, t.msgBytes = false, 0, nil, 0
 	t.lastAckOff = noAck
-	t.port.Drive(BSY, BSY)
-	t.poll(now)
+	t.act(now, func() { t.port.Drive(BSY, BSY) })
 }
 
 func (t *Target) afterSelection(now sched.Time) {
@@ -392,14 +417,14 @@ func (t *Target) finish(now sched.Time) {
 	}
 }
 
+// disconnect goes to bus free; act then looks at the bus, where a new
+// selection may already be waiting.
 func (t *Target) disconnect() {
-	t.state = stIdle
-	t.x, t.xs = nil, xNone
-	t.port.Release()
-	// A new selection may already be waiting on the bus.
-	if !t.inReset {
-		t.poll(t.s.Now())
-	}
+	t.act(t.s.Now(), func() {
+		t.state = stIdle
+		t.x, t.xs = nil, xNone
+		t.port.Release()
+	})
 }
 
 func (t *Target) reset() {
