@@ -1,0 +1,90 @@
+// Package z80host is a cycle-exact Z80A: koron-go/z80 v0.10.2 supplies the
+// instruction semantics, z80host owns time and the bus.
+//
+// # Timing
+//
+// Every memory and I/O access reaches the Bus at the absolute T-state at
+// which its machine cycle starts (the FUSE test-vector convention; the
+// cycle positions come from package optable, [F Z80UM] counts). I/O cycles
+// carry the full 16-bit port address (A on A15-A8 for IN A,(n)/OUT (n),A,
+// B for the (C) forms; B before the decrement for INI/IND, after it for
+// OUTI/OUTD, REFERENCE.md 2.1) and include the automatic wait state; extra
+// wait states a device returns stretch the instruction and every later
+// access in it. Conditional and repeating forms take their two counts
+// (JR cc 12/7, DJNZ 13/8, CALL cc 17/10, RET cc 11/5, LDIR/CPIR/INIR/OTIR
+// 21/16).
+//
+// Interrupts (REFERENCE.md 2.2): /INT is a level (SetINT), accepted before
+// an instruction when IFF1 = 1 and the previous instruction was not EI.
+// The acknowledge is an M1 cycle with two automatic waits; IFF1 and IFF2 are
+// cleared. IM 0 with RST p 13 T, IM 1 13 T to 0038h, IM 2 19 T through the
+// word at I*256 + the byte the daisy chain returns from Acknowledge (bit 0
+// not masked). NMI (edge) 11 T to 0066h with IFF2 keeping IFF1. HALT leaves
+// PC after the HALT opcode, so the interrupt returns past it. RETI (ED 4D)
+// calls InterruptAck.RETI at the T-state the 4Dh byte is fetched, and
+// restores IFF1 from IFF2 as RETN does.
+//
+// # How it wraps koron
+//
+// z80host fetches the opcode and prefix bytes itself (for DDCB/FDCB also
+// the displacement and the final opcode), picks the instruction's cycle
+// list, then lets koron execute it from a buffer holding those bytes.
+// koron's later Memory.Get/Set calls are mapped in order onto the remaining
+// cycles; a 16-bit store that the Z80 makes high byte first (PUSH, CALL, RST,
+// EX (SP),HL) is reordered by address, because koron's order varies. koron is
+// not forked; instructions it gets wrong or lacks are executed here: every
+// I/O instruction (port address, INI/IND reading port C rather than B,
+// block-I/O flags per [F Young]), HALT, EI (one-instruction delay), the
+// undefined ED opcodes (8 T no-ops), IN F,(C), OUT (C),0, and a DD/FD
+// prefix before an opcode that does not use HL (a 4 T no-op, taken within
+// the same Step so nothing comes between prefix and opcode). ED duplicates
+// (NEG, RETN, IM) and the DDCB/FDCB register-copy forms are fed to koron as
+// their documented twin and then completed. After koron runs, z80host fixes
+// R (koron counts prefixes differently), the MEMPTR (WZ) register, the flags
+// that show it (BIT n,(HL), BIT n,(IX+d)), and flags 3/5 of SCF/CCF
+// (A OR F, as FUSE). koron's IO interface and interrupt fields are never
+// used.
+//
+// A Bus that also implements Pages lets plain RAM/ROM be read and written
+// without a Bus call; that is the fast path the board uses.
+//
+// # Verification
+//
+// The FUSE core test vectors (1356 tests: final registers including MEMPTR,
+// final T-state, the time of every MR/MW/PR/PW event) all pass; ZEXDOC and
+// ZEXALL pass through z80host (go test -run Zex); a sweep checks every
+// opcode's accesses against its cycle list.
+//
+// # Known inaccuracies / assumptions
+//
+//   - While halted the CPU performs 4 T M1 cycles at PC (the address after
+//     HALT; real chips fetch there and ignore the byte [A]); Step presents
+//     them to the Bus, Run skips to its limit without Bus calls when no
+//     interrupt can be taken. FUSE keeps PC on the HALT opcode instead; the
+//     pushed return address (HALT+1) is the same.
+//   - IM 0 executes one-byte opcodes from the data bus (RST p is what Z80
+//     peripherals supply); a multi-byte opcode would read its operands from
+//     memory at PC instead of from the bus [A].
+//   - Memory cycles cannot be stretched by WAIT (the Bus memory methods
+//     return no wait count); only I/O cycles can.
+//   - INT and NMI are sampled when Step begins, i.e. after the previous
+//     instruction, which equals sampling at its last T-state only if the
+//     board raises them no later than the end of that instruction; BUSREQ
+//     is not modelled. An NMI is accepted right after EI [A].
+//   - The M1 cycle of an NMI is presented to the Bus as an opcode fetch at
+//     PC whose byte is ignored; the INTA cycle of INT is not a memory cycle
+//     and is only seen through InterruptAck.Acknowledge.
+//   - A JR cc or DJNZ that is not taken reads its displacement (M2, 3 T), as
+//     the Z80 does; the FUSE harness logs no MR for it (the test accepts
+//     that one difference).
+//   - SCF/CCF take flags 3/5 from A OR F; the NMOS Z80 uses
+//     A OR (F XOR Q), with Q the flags the previous instruction produced
+//     (Q = 0 after instructions that leave F alone) [A].
+//   - LD A,I / LD A,R do not show the NMOS quirk of P/V = 0 when an
+//     interrupt is accepted right after them.
+//   - The repeat-time flag quirks of LDIR/CPIR/INIR/OTIR published in 2018
+//     (flags 3/5 from PC, extra H/P changes while repeating) are not
+//     modelled; FUSE and ZEXALL do not test them.
+//   - Where internal T-states sit inside a machine cycle rather than after
+//     it (e.g. LD (IX+d),n) only the start of each bus cycle is modelled.
+package z80host
