@@ -84,7 +84,7 @@ type Setup struct {
 // Options control how a run is carried out (not what is measured).
 type Options struct {
 	// Dir is where the images are created; it must exist. Each run makes
-	// its own files in it.
+	// its own subdirectory and removes it when done.
 	Dir string
 	// Limit bounds the simulated time of the run (0 = derived from the
 	// amount of data: 1 KB/s worst case plus two minutes).
@@ -190,7 +190,14 @@ func Run(s Setup, o Options) (Result, error) {
 	chip := ncr5380.New(b.Sched(), bus, "ncr5380")
 	b.AttachSCSI(chip)
 
-	base := filepath.Join(o.Dir, fmt.Sprintf("%s-hd%d", safeName(s.Name), s.DiskInterleave))
+	// Each run gets its own directory, removed at the end: the images are
+	// throwaway and the same setup may run again in the same Dir.
+	runDir, err := os.MkdirTemp(o.Dir, safeName(s.Name)+"-")
+	if err != nil {
+		return res, err
+	}
+	defer os.RemoveAll(runDir)
+	base := filepath.Join(runDir, fmt.Sprintf("%s-hd%d", safeName(s.Name), s.DiskInterleave))
 	diskPath := base + ".img"
 	if err := acb4000.Create(diskPath, acb4000.ST125, true, s.DiskInterleave); err != nil {
 		return res, err

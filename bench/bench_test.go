@@ -1,0 +1,31 @@
+package bench
+
+import (
+	"testing"
+	"time"
+)
+
+// BenchmarkSeedRow runs the story's best row (4 tape blocks) with every
+// device active and reports emulated T-states per host second: the figure
+// `lbplus bench seed` prints, in a form `go test -bench` can compare.
+func BenchmarkSeedRow(b *testing.B) {
+	row, err := FindRow("burst-hd3-8Kx1-tape3", 4)
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := scratch(b)
+	var tstates uint64
+	var sim float64
+	start := time.Now()
+	for b.Loop() {
+		r, err := Run(row.Setup, Options{Dir: dir})
+		if err != nil || r.Failed != "" {
+			b.Fatal(err, r.Failed)
+		}
+		tstates += r.TStates
+		sim += r.BoardTime.Seconds()
+	}
+	wall := time.Since(start).Seconds()
+	b.ReportMetric(float64(tstates)/wall/1e6, "MT/s")
+	b.ReportMetric(sim/wall, "x-realtime")
+}
