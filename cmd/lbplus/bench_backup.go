@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -11,7 +12,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"lbplus/bench"
+	"lbplus/emu/sched"
 	"lbplus/roms/backup"
+	"lbplus/scsi"
 )
 
 func init() {
@@ -21,7 +24,7 @@ func init() {
 		mb                                 float64
 		noTape, asJSON, console, waitDRQ   bool
 		biosNoCache                        bool
-		plotTo                             string
+		plotTo, vcdTo, traceTo             string
 	)
 	cmd := &cobra.Command{
 		Use:   "backup",
@@ -90,7 +93,8 @@ Examples:
 					row.Name, row.Story, row.StoryBelow = r.Name, r.Story, r.StoryBelow
 				}
 			}
-			return runBackupRow(cmd, row, asJSON, plotTo, waitDRQ, mb >= 10)
+			return runBackupRow(cmd, row, backupOutput{json: asJSON, plot: plotTo, vcd: vcdTo, trace: traceTo,
+				waitDRQ: waitDRQ, withTime: mb >= 10})
 		},
 	}
 	f := cmd.Flags()
@@ -109,6 +113,8 @@ Examples:
 	f.BoolVar(&console, "console", false, "show what BACKUP prints on the console")
 	f.BoolVar(&waitDRQ, "wait-on-drq", false, "board option: port 28 holds WAIT until DRQ (hypothesis B)")
 	f.StringVar(&plotTo, "plot", "", "draw measured against story bytes/s into this PNG file")
+	f.StringVar(&vcdTo, "vcd", "", "write the SCSI bus as a VCD file (GTKWave, sigrok-cli -I vcd)")
+	f.StringVar(&traceTo, "trace", "", "write the SCSI bus as a text trace")
 	benchCmd.AddCommand(cmd)
 }
 
@@ -147,7 +153,13 @@ func sameSetup(a, b bench.Setup) bool {
 	return a.DiskInterleave == b.DiskInterleave && a.TapeInterleave == b.TapeInterleave && pa == pb
 }
 
-func runBackupRow(cmd *cobra.Command, row bench.Row, asJSON bool, plotTo string, waitDRQ, withTime bool) error {
+type backupOutput struct {
+	json              bool
+	plot, vcd, trace  string
+	waitDRQ, withTime bool
+}
+
+func runBackupRow(cmd *cobra.Command, row bench.Row, out backupOutput) (err error) {
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	dir, err := bench.ScratchDir()
 	if err != nil {
@@ -155,8 +167,50 @@ func runBackupRow(cmd *cobra.Command, row bench.Row, asJSON bool, plotTo string,
 	}
 	defer os.RemoveAll(dir)
 	bar := newProgress(stderr)
-	o := bench.Options{Dir: dir, WaitOnDRQ: waitDRQ,
+	o := bench.Options{Dir: dir, WaitOnDRQ: out.waitDRQ,
 		Progress: func(done, total int64) { bar.show(row.Name, done, total) }}
+	var closers []func(end sched.Time) error
+	if out.vcd != "" || out.trace != "" {
+		var vcd *scsi.VCD
+		var tt *scsi.TextTrace
+		for _, spec := range []struct {
+			path string
+			open func(w *bufio.Writer)
+		}{
+			{out.vcd, func(w *bufio.Writer) { vcd = scsi.NewVCD(w) }},
+			{out.trace, func(w *bufio.Writer) { tt = scsi.NewTextTrace(w) }},
+		} {
+			if spec.path == "" {
+				continue
+			}
+			f, err := os.Create(spec.path)
+			if err != nil {
+				return err
+			}
+			w := bufio.NewWriter(f)
+			spec.open(w)
+			closers = append(closers, func(end sched.Time) error {
+				if spec.path == out.vcd {
+					if err := vcd.End(end); err != nil {
+						return fmt.Errorf("%s: %w", spec.path, err)
+					}
+				}
+				if err := w.Flush(); err != nil {
+					return fmt.Errorf("%s: %w", spec.path, err)
+				}
+				return f.Close()
+			})
+		}
+		o.OnBus = func(bus *scsi.Bus) {
+			if vcd != nil {
+				bus.Observe(vcd.Change)
+			}
+			if tt != nil {
+				bus.Observe(tt.Change)
+			}
+		}
+	}
+	asJSON, plotTo, withTime := out.json, out.plot, out.withTime
 	var con []byte
 	if row.Program.Console {
 		o.Console = func(b byte) { con = append(con, b) }
@@ -164,6 +218,11 @@ func runBackupRow(cmd *cobra.Command, row bench.Row, asJSON bool, plotTo string,
 	start, cpu0 := time.Now(), bench.ProcessCPUSeconds()
 	r, err := bench.Run(row.Setup, o)
 	bar.done()
+	for _, c := range closers {
+		if cerr := c(r.BoardTime); cerr != nil && err == nil {
+			err = cerr
+		}
+	}
 	if err != nil {
 		return err
 	}
