@@ -42,7 +42,8 @@
 // their documented twin and then completed. After koron runs, z80host fixes
 // R (koron counts prefixes differently), the MEMPTR (WZ) register, the flags
 // that show it (BIT n,(HL), BIT n,(IX+d)), and flags 3/5 of SCF/CCF
-// (A OR F, as FUSE). koron's IO interface and interrupt fields are never
+// (A OR F, as FUSE), and clears P/V when an interrupt is accepted right
+// after LD A,I / LD A,R (the NMOS quirk). koron's IO interface and interrupt fields are never
 // used.
 //
 // A Bus that also implements Pages lets plain RAM/ROM be read and written
@@ -80,8 +81,6 @@
 //   - SCF/CCF take flags 3/5 from A OR F; the NMOS Z80 uses
 //     A OR (F XOR Q), with Q the flags the previous instruction produced
 //     (Q = 0 after instructions that leave F alone) [A].
-//   - LD A,I / LD A,R do not show the NMOS quirk of P/V = 0 when an
-//     interrupt is accepted right after them.
 //   - The repeat-time flag quirks of LDIR/CPIR/INIR/OTIR published in 2018
 //     (flags 3/5 from PC, extra H/P changes while repeating) are not
 //     modelled; FUSE and ZEXALL do not test them.

@@ -14,6 +14,7 @@ func (c *CPU) Run(limit uint64) (stopped bool) {
 		}
 		if !c.halted && !c.nmi && !c.intLine {
 			c.eiBlock = false
+			c.ldair = false
 			c.exec()
 			continue
 		}
@@ -48,6 +49,7 @@ func (c *CPU) Step() int {
 		c.k.IR.Lo = r&0x80 | (r+1)&0x7f
 	default:
 		c.eiBlock = false
+		c.ldair = false
 		c.exec()
 	}
 	return int(c.t - t)
@@ -317,6 +319,7 @@ const (
 	pXYCB  // DDCB/FDCB
 	pRETI  // RETI: IFF1 = IFF2, MEMPTR = new PC
 	pSCF   // SCF/CCF: flags 3/5 from A OR the old F
+	pLDAIR // LD A,I / LD A,R: remember for the P/V quirk
 	oFirst // own implementations from here
 	oHALT  //
 	oEI    //
@@ -397,6 +400,8 @@ func init() {
 			edSub[i] = [4]uint8{0x46, 0x46, 0x56, 0x5e}[y&3] // IM 0, 0/1 (as 0), 1, 2
 		case op == 0x4f:
 			edPost[i] = pLDRA
+		case op == 0x57 || op == 0x5f:
+			edPost[i] = pLDAIR
 		case op == 0x67 || op == 0x6f:
 			edPost[i] = pRxD
 		case x == 1 && z == 7 && y >= 6: // ED 77, ED 7F
@@ -505,6 +510,8 @@ func (c *CPU) post(p uint8, taken bool, npre int, pc, hl, xy uint16) {
 	case pRETI:
 		k.IFF1 = k.IFF2
 		c.memptr = k.PC
+	case pLDAIR:
+		c.ldair = true
 	case pSCF:
 		// koron takes 3/5 from A alone. On the NMOS Z80 they are
 		// A | (F ^ Q) where Q is F if the previous instruction changed the

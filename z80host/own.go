@@ -157,6 +157,12 @@ func (c *CPU) interrupt(nmi bool) {
 	c.t0, c.waits = t0, 0
 	pc := k.PC
 	c.halted = false
+	if c.ldair {
+		// NMOS: an interrupt accepted right after LD A,I / LD A,R finds
+		// IFF2 already cleared when P/V is written [F Young].
+		c.ldair = false
+		k.AF.Lo &^= 0x04
+	}
 	k.IR.Lo = k.IR.Lo&0x80 | (k.IR.Lo+1)&0x7f
 	if nmi {
 		c.nmi = false

@@ -67,6 +67,7 @@ type CPU struct {
 	intLine bool
 	nmi     bool
 	eiBlock bool // EI executed: no INT before the next instruction ends
+	ldair   bool // the last instruction was LD A,I or LD A,R
 	halted  bool
 	memptr  uint16
 

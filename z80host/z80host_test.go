@@ -321,3 +321,17 @@ func TestPrefixChainIsOneStep(t *testing.T) {
 	assert.Equal(t, uint16(7), r.PC)
 	assert.Equal(t, uint8(5), r.R, "R counts EI, NOP and three M1 cycles")
 }
+
+func TestLDAIParityQuirk(t *testing.T) {
+	// EI; NOP; LD A,I with INT pending: P/V read IFF2 = 1, but the
+	// interrupt accepted right after clears it (NMOS).
+	c, _, ch := newTest(0xfb, 0x00, 0xed, 0x57, 0x00)
+	ch.vector = 0xff
+	c.Step()
+	c.Step()
+	c.Step()
+	assert.NotZero(t, c.Regs().AF&0x04, "P/V = IFF2")
+	c.SetINT(true)
+	assert.Equal(t, 13, c.Step())
+	assert.Zero(t, c.Regs().AF&0x04)
+}
