@@ -1099,17 +1099,22 @@ func (a *assembler) statement(l srcLine, toks []token, lerr *lexError) {
 		a.popScope()
 	case "PUBLIC":
 	case "EXITM":
-		for e := a.curExp; e != nil; e = e.parent {
-			e.exit = true
-			if e.desc != "" || e.parent == nil {
-				break
-			}
-		}
-		if a.curExp == nil {
+		// Ends the innermost MACRO, REPT or IRP only, as in pasmo.
+		if a.curExp != nil {
+			a.curExp.exit = true
+		} else {
 			a.hardf(w.col, "EXITM outside MACRO, REPT or IRP")
 		}
 	case ".SHIFT":
-		if e := a.curExp; e != nil && len(e.args) > 0 {
+		// Shifts the arguments of the innermost MACRO, also from inside a
+		// REPT or IRP within it.
+		e := a.curExp
+		for e != nil && e.desc == "" {
+			e = e.parent
+		}
+		if e == nil {
+			a.hardf(w.col, ".SHIFT outside MACRO")
+		} else if len(e.args) > 0 {
 			e.args = e.args[1:]
 		}
 	case ".ERROR":

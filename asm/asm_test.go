@@ -40,6 +40,7 @@ func TestFeatures(t *testing.T) {
 		{"macro exitm", "mc macro\n db 1\n exitm\n db 2\n endm\n mc\n", "01", 0},
 		{"macro shift", "mc macro a1\n db a1\n .shift\n db a1\n endm\n mc 1, 2\n", "0102", 0},
 		{"macro paste", "mc macro n\nl##n: db n\n endm\n mc 3\n dw l3\n", "030000", 0},
+		{"exitm in rept", "mc macro\n rept 3\n db 1\n exitm\n endm\n db 2\n endm\n mc\n", "0102", 0},
 		{"rept", "cn defl 0\n rept 3\n db cn\ncn defl cn+1\n endm\n", "000102", 0},
 		{"rept var", " rept 3, k, 10, 5\n db k\n endm\n", "0A0F14", 0},
 		{"irp", " irp rg, bc, de\n push rg\n endm\n", "C5D5", 0},

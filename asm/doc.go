@@ -83,6 +83,10 @@
 //     emitted, gaps zero-filled as pasmo does) or Intel HEX.
 //   - The symbol file lists global symbols only; pasmo also lists LOCAL
 //     labels under generated hexadecimal names.
+//   - "##" pastes the argument's text: with n = 5, "lab##n" is lab5, where
+//     pasmo pastes a numeric argument as four hex digits (lab0005).
+//   - Forward references are allowed in DS sizes and IF conditions (pasmo
+//     reports them as undefined).
 //   - MACRO parameters are substituted in nested MACRO definitions too
 //     (pasmo leaves an inner definition's text alone).
 package asm
