@@ -53,6 +53,7 @@ r_bytes:  DEFB 0,0,0,0  ; bytes copied
 r_time:   DEFB 0,0,0,0  ; elapsed, CTC units of 64 us
 r_pass:   DEFW 0        ; passes completed
 r_sense:  DEFB 0,0,0,0  ; sense bytes after a CHECK CONDITION
+r_first:  DEFB 0,0,0,0  ; r_time when the first pass ended (start-up cost)
 
         INCLUDE "scsilib.inc"
         INCLUDE "bios.inc"
@@ -284,6 +285,15 @@ ps_next:
         inc hl
         ld (r_pass),hl
         call stamp
+        ld hl,(r_pass)
+        dec hl
+        ld a,h
+        or l
+        jp nz,pass
+        ld hl,(r_time)          ; first pass done: remember when
+        ld (r_first),hl
+        ld hl,(r_time+2)
+        ld (r_first+2),hl
         jp pass
 
 done:   call stamp

@@ -98,7 +98,7 @@ const (
 	TapeBlock    = 8192
 	MaxBufSector = 64 // 32 KB buffer
 	ParamsSize   = 23
-	ResultsSize  = 20
+	ResultsSize  = 24
 )
 
 // Params is BACKUP's parameter block.
@@ -206,6 +206,7 @@ type Results struct {
 	Ticks  uint32 // CTC units of 64 us
 	Passes uint16
 	Sense  [4]byte
+	First  uint32 // Ticks when the first pass ended
 }
 
 // TickUS is the CTC timer unit: 256 prescale x 250 ns.
@@ -219,6 +220,7 @@ func DecodeResults(b []byte) Results {
 	r.Ticks = binary.LittleEndian.Uint32(b[10:])
 	r.Passes = binary.LittleEndian.Uint16(b[14:])
 	copy(r.Sense[:], b[16:20])
+	r.First = binary.LittleEndian.Uint32(b[20:])
 	return r
 }
 

@@ -38,12 +38,12 @@ func TestBuildLayout(t *testing.T) {
 		off int
 	}{
 		{"r_state", 0}, {"r_err", 1}, {"r_dev", 2}, {"r_stage", 3}, {"r_csb", 4},
-		{"r_stat", 5}, {"r_bytes", 6}, {"r_time", 10}, {"r_pass", 14}, {"r_sense", 16},
+		{"r_stat", 5}, {"r_bytes", 6}, {"r_time", 10}, {"r_pass", 14}, {"r_sense", 16}, {"r_first", 20},
 	}
 	for _, f := range res {
 		assert.Equal(t, int64(p.Results)+int64(f.off), r.Symbols[f.sym], f.sym)
 	}
-	assert.Equal(t, int64(p.Results)+ResultsSize, r.Symbols["r_sense"]+4, "ResultsSize")
+	assert.Equal(t, int64(p.Results)+ResultsSize, r.Symbols["r_first"]+4, "ResultsSize")
 	assert.LessOrEqual(t, p.Stack, p.Buffer)
 	assert.Equal(t, int64(0), r.Symbols["tm_vtab"]&7, "CTC vector table 8-byte aligned")
 }
@@ -109,10 +109,10 @@ func TestValidate(t *testing.T) {
 }
 
 func TestDecodeResults(t *testing.T) {
-	b := []byte{3, 4, 2, 3, 0x21, 0xFF, 0x00, 0x20, 0, 0, 0x10, 0x27, 0, 0, 5, 0, 1, 2, 3, 4}
+	b := []byte{3, 4, 2, 3, 0x21, 0xFF, 0x00, 0x20, 0, 0, 0x10, 0x27, 0, 0, 5, 0, 1, 2, 3, 4, 0xD0, 7, 0, 0}
 	r := DecodeResults(b)
 	assert.Equal(t, Results{State: StateFailed, Err: 4, Device: 2, Stage: 3, CSB: 0x21, Status: 0xFF,
-		Bytes: 8192, Ticks: 10000, Passes: 5, Sense: [4]byte{1, 2, 3, 4}}, r)
+		Bytes: 8192, Ticks: 10000, Passes: 5, Sense: [4]byte{1, 2, 3, 4}, First: 2000}, r)
 	assert.True(t, r.Hung())
 	assert.InDelta(t, 0.64, r.Seconds(), 1e-9)
 }
