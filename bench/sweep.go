@@ -6,7 +6,8 @@ import (
 
 // Sweep runs the dd-style disk read sweep: for each READ size in
 // SweepSectors and each handshake, a disk-only BACKUP run reading about
-// totalBlocks blocks at SweepInterleave. Progress, if set, is called after
+// totalBlocks blocks at SweepInterleave. Throughput is whole-run (every READ
+// pays the same command overhead; there is no tape to launch). Progress, if set, is called after
 // each point with the points done and the total.
 func Sweep(o Options, totalBlocks int, progress func(done, total int)) ([]SweepPoint, error) {
 	var pts []SweepPoint
@@ -18,7 +19,7 @@ func Sweep(o Options, totalBlocks int, progress func(done, total int)) ([]SweepP
 			if err != nil {
 				return pts, err
 			}
-			pt := SweepPoint{Sectors: n, Handshake: "byte", BytesPerSec: r.BytesPerSec, Failed: r.Failed}
+			pt := SweepPoint{Sectors: n, Handshake: "byte", BytesPerSec: r.WholeBytesPerSec, Failed: r.Failed}
 			if mode == backup.Burst {
 				pt.Handshake = "burst"
 			}

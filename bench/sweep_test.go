@@ -16,7 +16,7 @@ func TestSweepShape(t *testing.T) {
 		t.Skip("sweep runs 14 boards")
 	}
 	dir := scratch(t)
-	pts, err := Sweep(Options{Dir: dir}, 64, nil)
+	pts, err := Sweep(Options{Dir: dir}, 128, nil)
 	require.NoError(t, err)
 	require.Len(t, pts, 2*len(SweepSectors))
 	for _, p := range pts {
