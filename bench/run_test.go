@@ -151,3 +151,34 @@ func TestTapeBurstHang(t *testing.T) {
 		}
 	}
 }
+
+// BACKUP's CTC timer agrees with simulated time: the board's clock at the
+// end minus the program's start-up (TEST UNIT READY before timing) is what
+// the program measured, to within a few CTC periods.
+func TestProgramTimerMatchesSimulatedTime(t *testing.T) {
+	p := backup.Defaults()
+	p.TapeID = backup.NoTape
+	p.Console = false
+	p.Passes = 20
+	var firstSel sched.Time
+	onBus := func(bus *scsi.Bus) {
+		var prev scsi.Line
+		freed := false
+		bus.Observe(func(now sched.Time, l scsi.Line, _ uint8) {
+			if l&scsi.BSY == 0 && prev&scsi.BSY != 0 {
+				freed = true // TEST UNIT READY is over
+			}
+			if freed && firstSel == 0 && l&scsi.SEL != 0 && prev&scsi.SEL == 0 {
+				firstSel = now // the first READ
+			}
+			prev = l
+		})
+	}
+	r, err := Run(Setup{Name: "timer", DiskInterleave: 3, Program: p}, Options{Dir: scratch(t), OnBus: onBus})
+	require.NoError(t, err)
+	require.Empty(t, r.Failed)
+	require.NotZero(t, firstSel)
+	// The harness notices "done" within emu.CondQuantum (1 ms); the program
+	// reads its timer a few hundred microseconds around the commands.
+	assert.InDelta(t, (r.BoardTime - firstSel).Seconds(), r.Elapsed.Seconds(), 0.0015, "board %v, program %v", r.BoardTime-firstSel, r.Elapsed)
+}
