@@ -2,10 +2,25 @@
 // Ampro Little Board/PLUS written in Z80 assembly (monitor.asm, embedded)
 // and built by lbplus's own assembler the first time it is asked for.
 //
-// See monitor.asm for the commands. The SCSI boot command B jumps to the
-// scsiboot routine, the hook the SCSI work fills in: read logical block 0 of
-// the chosen target into RAM at BOOTADR (8000h) and jump there with A = the
-// target ID.
+// See monitor.asm for the commands. The SCSI boot command B [id] reads
+// logical block 0 (512 bytes) of LUN 0 of the target into RAM at BOOTADR
+// (8000h) and jumps there with A = the target ID; docs/BOOT.md is the
+// protocol for whoever makes a bootable disk, roms/bootdemo an example.
+// The monitor drives the NCR 5380 itself, by programmed I/O (a REQ/ACK
+// handshake through the ICR per byte), so booting needs no code loaded into
+// RAM. Failures are reported on the console: no 5380, no answer to
+// selection (250 ms), the initiator's own ID, a stuck bus, a target that
+// stops handshaking (then SCSI RST), CHECK CONDITION with the REQUEST SENSE
+// bytes, another status, a short or blank block 0.
+//
+// Known inaccuracies / assumptions:
+//   - Selection without arbitration and without ATN/IDENTIFY (one
+//     initiator, SASI style, as FUZIX drives the board) [A]; the LUN is in
+//     CDB byte 1.
+//   - Timeouts are poll counts of known T-states (51 T a selection poll, 70 T
+//     a REQ poll), not CTC time; they assume a 4 MHz clock and no WAIT.
+//   - Ampro's own boot ROM was not available: the boot protocol (load
+//     address, entry registers) is this project's, not Ampro's [A].
 package monitor
 
 import (
