@@ -26,6 +26,12 @@ const runSlice = 10 * sched.Millisecond
 // board is built and before it starts.
 var runAttach []func(b *emu.Board) error
 
+// runAtExit lets a runAttach hook finish what it started (flush a trace
+// file) when `lbplus run` ends, however it ends. The list is emptied at the
+// start of every run; the functions run in order and the first error is
+// reported.
+var runAtExit []func() error
+
 var runFlags struct {
 	rom       string
 	speed     string
@@ -55,7 +61,16 @@ func init() {
 	rootCmd.AddCommand(runCmd)
 }
 
-func runBoard(cmd *cobra.Command, _ []string) error {
+func runBoard(cmd *cobra.Command, _ []string) (err error) {
+	runAtExit = nil
+	defer func() {
+		for _, f := range runAtExit {
+			if e := f(); e != nil && err == nil {
+				err = e
+			}
+		}
+		runAtExit = nil
+	}()
 	realtime := true
 	switch runFlags.speed {
 	case "realtime":

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+
+	"lbplus/emu"
+	"lbplus/scsi"
+)
+
+// `lbplus run --vcd FILE` and `--trace FILE` record the SCSI bus of the
+// running board, the way the story's scope watched REQ and ACK: a Value
+// Change Dump for GTKWave or `sigrok-cli -I vcd`, and a readable text trace
+// (one line per bus change: time, phase, lines, data, edges). Both stamp
+// changes with simulated time, so a trace taken at --speed max is the same
+// as one taken in real time.
+
+var traceFlags struct{ vcd, text string }
+
+func init() {
+	f := runCmd.Flags()
+	f.StringVar(&traceFlags.vcd, "vcd", "", "write the SCSI bus as a VCD file (GTKWave, sigrok-cli -I vcd)")
+	f.StringVar(&traceFlags.text, "trace", "", "write the SCSI bus as a readable text trace, one line per change")
+	runAttach = append(runAttach, attachBusTrace)
+}
+
+// attachBusTrace creates the trace files and observes the board's SCSI bus
+// (building the 5380 if no device has yet). The files are finished by
+// runAtExit: the VCD gets its closing timestamp, both are flushed.
+func attachBusTrace(b *emu.Board) error {
+	if traceFlags.vcd == "" && traceFlags.text == "" {
+		return nil
+	}
+	if traceFlags.vcd != "" && traceFlags.vcd == traceFlags.text {
+		return fmt.Errorf("--vcd and --trace both name %s: give two files", traceFlags.vcd)
+	}
+	bus := runSCSIBus(b)
+	if traceFlags.vcd != "" {
+		f, err := os.Create(traceFlags.vcd)
+		if err != nil {
+			return fmt.Errorf("--vcd: %w", err)
+		}
+		v := scsi.NewVCD(f)
+		bus.Observe(v.Change)
+		name := traceFlags.vcd
+		runAtExit = append(runAtExit, func() error {
+			err := errors.Join(v.End(b.Now()), f.Close())
+			if err != nil {
+				return fmt.Errorf("--vcd %s: %w", name, err)
+			}
+			return nil
+		})
+	}
+	if traceFlags.text != "" {
+		f, err := os.Create(traceFlags.text)
+		if err != nil {
+			return fmt.Errorf("--trace: %w", err)
+		}
+		w := bufio.NewWriterSize(f, 64<<10)
+		tt := scsi.NewTextTrace(w)
+		bus.Observe(tt.Change)
+		name := traceFlags.text
+		runAtExit = append(runAtExit, func() error {
+			err := errors.Join(tt.Err(), w.Flush(), f.Close())
+			if err != nil {
+				return fmt.Errorf("--trace %s: %w", name, err)
+			}
+			return nil
+		})
+	}
+	return nil
+}

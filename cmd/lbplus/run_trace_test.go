@@ -1,0 +1,141 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"lbplus/devices/acb4000"
+	"lbplus/devices/image"
+	"lbplus/emu/console"
+	"lbplus/roms/bootdemo"
+)
+
+// vcdRisingEdges counts 0->1 changes of the wire named name in a VCD file.
+func vcdRisingEdges(t *testing.T, vcd []byte, name string) int {
+	t.Helper()
+	id := ""
+	n := 0
+	sc := bufio.NewScanner(bytes.NewReader(vcd))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		switch {
+		case len(f) >= 5 && f[0] == "$var" && f[4] == name:
+			id = f[3]
+		case id != "" && len(f) == 1 && f[0] == "1"+id:
+			n++
+		}
+	}
+	require.NotEmpty(t, id, "VCD declares %s", name)
+	return n
+}
+
+// `lbplus run --hd0 FILE --vcd V --trace T`, typed at as a user would: the
+// monitor's B boots the demo block from the ACB-4000, and both trace files
+// are complete when run ends (Ctrl-]), with one REQ per byte the boot moved.
+func TestRunBootsHD0WithBusTraces(t *testing.T) {
+	dir := t.TempDir()
+	img := filepath.Join(dir, "hd0.img")
+	g := acb4000.Geometry{Name: "small", Cylinders: 4, Heads: 2, Sectors: 17, SectorSize: 512}
+	require.NoError(t, acb4000.Create(img, g, true, 3))
+	blk, err := bootdemo.Block()
+	require.NoError(t, err)
+	var m acb4000.Meta
+	f, err := image.Open(img, &m, false)
+	require.NoError(t, err)
+	require.NoError(t, f.WriteBlock(0, blk))
+	require.NoError(t, f.Close())
+
+	vcd, txt := filepath.Join(dir, "bus.vcd"), filepath.Join(dir, "bus.txt")
+	runFlags.rom, runFlags.speed, runFlags.console, runFlags.scsiID = "", "max", "stdio", 7
+	hdFlags.lun0, hdFlags.lun1 = img, ""
+	traceFlags.vcd, traceFlags.text = vcd, txt
+	t.Cleanup(func() {
+		hdFlags.lun0, traceFlags.vcd, traceFlags.text = "", "", ""
+	})
+
+	// The terminal: stdin and stdout of the process, as pipes.
+	inR, inW, err := os.Pipe()
+	require.NoError(t, err)
+	outR, outW, err := os.Pipe()
+	require.NoError(t, err)
+	oldIn, oldOut := os.Stdin, os.Stdout
+	os.Stdin, os.Stdout = inR, outW
+	defer func() { os.Stdin, os.Stdout = oldIn, oldOut }()
+
+	var (
+		mu   sync.Mutex
+		seen []byte
+	)
+	// The user: waits for the prompt, types B, waits for the boot block's
+	// message and the prompt after it, then quits.
+	user := make(chan struct{})
+	go func() {
+		defer close(user)
+		buf := make([]byte, 256)
+		stage := 0
+		for {
+			n, err := outR.Read(buf)
+			mu.Lock()
+			seen = append(seen, buf[:n]...)
+			s := string(seen)
+			mu.Unlock()
+			if stage == 0 && strings.Contains(s, "> ") {
+				inW.Write([]byte("B\r"))
+				stage = 1
+			}
+			if stage == 1 && strings.Contains(s, bootdemo.Message+"0\r\n> ") {
+				inW.Write([]byte{console.QuitKey})
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	require.NoError(t, runBoard(runCmd, nil))
+	outW.Close()
+	<-user
+	io.Copy(io.Discard, outR)
+	inW.Close()
+
+	mu.Lock()
+	got := string(seen)
+	mu.Unlock()
+	assert.Contains(t, got, "Boot SCSI target 0\r\n"+bootdemo.Message+"0\r\n")
+
+	// One REQ per byte: 6 CDB bytes, 512 data bytes, status and message.
+	const bytesMoved = 6 + 512 + 1 + 1
+	v, err := os.ReadFile(vcd)
+	require.NoError(t, err)
+	assert.Equal(t, bytesMoved, vcdRisingEdges(t, v, "REQ"))
+	assert.Equal(t, bytesMoved, vcdRisingEdges(t, v, "ACK"))
+	assert.Regexp(t, `#\d+\n$`, string(v), "ends with the closing timestamp")
+	tr, err := os.ReadFile(txt)
+	require.NoError(t, err)
+	assert.Equal(t, bytesMoved, strings.Count(string(tr), "+REQ"))
+	assert.Contains(t, string(tr), "DATA IN")
+}
+
+func TestRunTraceBadFile(t *testing.T) {
+	dir := t.TempDir()
+	runFlags.rom, runFlags.speed, runFlags.console, runFlags.scsiID = "", "max", "stdio", 7
+	t.Cleanup(func() { traceFlags.vcd, traceFlags.text = "", "" })
+	for name, c := range map[string]struct{ vcd, text, want string }{
+		"no dir": {filepath.Join(dir, "none", "x.vcd"), "", "none/x.vcd"},
+		"same":   {filepath.Join(dir, "a"), filepath.Join(dir, "a"), "--vcd and --trace both name"},
+	} {
+		traceFlags.vcd, traceFlags.text = c.vcd, c.text
+		err := runBoard(runCmd, nil)
+		require.Error(t, err, name)
+		assert.Contains(t, err.Error(), c.want, name)
+	}
+}
