@@ -100,6 +100,7 @@ type Drive struct {
 	sense sense
 	evs   map[*sched.Event]struct{}
 	plan1 *sched.Event // pending plan/deadline/launch event
+	idle  *sched.Event // pending IdleStop
 
 	stats Stats
 
@@ -222,7 +223,7 @@ func (d *Drive) Reset() {
 		d.s.Cancel(e)
 	}
 	d.evs = map[*sched.Event]struct{}{}
-	d.plan1 = nil
+	d.plan1, d.idle = nil, nil
 	if d.cmd != nil && d.s != nil {
 		d.trace("bus reset: block %d dropped (%d bytes received, not acknowledged)", d.cmd.block, d.cmd.received)
 	}
@@ -443,6 +444,8 @@ func (d *Drive) readWrite(now sched.Time, cdb []byte) {
 		}
 		c.op = opWrite
 	}
+	d.cancel(d.idle)
+	d.idle = nil
 	d.cmd = c
 	d.trace("%s block %d, %d block(s)", map[op]string{opRead: "READ", opWrite: "WRITE"}[c.op], block, count)
 	d.startBlock(now)
@@ -623,6 +626,7 @@ func (d *Drive) stopAndBackUp(now sched.Time, b int, miss bool) {
 		d.stats.Seeks++
 		d.trace("block %d out of reach: stop and position", b)
 	}
+	d.cancel(d.plan1)
 	launch := d.slotPos(d.lay.physical(b)) - d.startOffset()
 	d.plan1 = d.at(d.moveTo(now, launch, miss), "backed up", d.plan)
 }
@@ -685,6 +689,7 @@ func (d *Drive) slot(now sched.Time, b int, o op) {
 			d.at(now+d.p.VerifyLag, "verified", func(sched.Time) {
 				d.cmd = nil
 				d.good()
+				d.armIdle()
 			})
 		})
 		return
@@ -711,8 +716,22 @@ func (d *Drive) slot(now sched.Time, b int, o op) {
 				}
 				d.cmd = nil
 				d.good()
+				d.armIdle()
 			})
 		}
+	})
+}
+
+// armIdle starts the IdleStop timer after a READ or WRITE ends.
+func (d *Drive) armIdle() {
+	d.cancel(d.idle)
+	d.idle = d.after(d.p.StatusOverhead+d.p.IdleStop, "idle", func(now sched.Time) {
+		d.idle = nil
+		if d.cmd != nil || !d.moving || now < d.busyUntil || d.target < 0 {
+			return
+		}
+		d.trace("no command for %v: stop", d.p.IdleStop)
+		d.stopAndBackUp(now, d.target, true)
 	})
 }
 

@@ -167,10 +167,11 @@ func TestStreamingVersusRepositioning(t *testing.T) {
 		{3, 0, true},
 		{3, 50 * sched.Millisecond, true},
 		{3, 120 * sched.Millisecond, false},
-		{4, 250 * sched.Millisecond, true},
+		{4, 200 * sched.Millisecond, true},
 		{4, 400 * sched.Millisecond, false},
-		{6, 600 * sched.Millisecond, true},
-		{6, 800 * sched.Millisecond, false},
+		{6, 200 * sched.Millisecond, true},
+		{6, 300 * sched.Millisecond, false}, // IdleStop, not the slot, stops it
+		{12, 300 * sched.Millisecond, false},
 		{2, 0, false}, // even a host taking no time cannot make 2:1 (docs/TAPE.md)
 	} {
 		t.Run(fmt.Sprintf("%d:1 delay %v", tc.k, tc.delay), func(t *testing.T) {

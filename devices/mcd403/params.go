@@ -50,7 +50,8 @@ type Params struct {
 	// crosses it without stopping.
 	Turnaround sched.Time
 	// RampTime: standstill <-> write speed with constant acceleration, so
-	// the ramp covers RampTime/2 of tape time [A] 200 ms.
+	// the ramp covers RampTime/2 of tape time [A] 400 ms (a minicartridge's
+	// belt-driven reels; with the back-up and Resync a stop costs about 3 s).
 	RampTime sched.Time
 	// SearchFactor: moves from a standstill (positioning, back-up) run at
 	// this multiple of write speed, with the same acceleration [A] 2.
@@ -79,11 +80,18 @@ type Params struct {
 	ArmLead sched.Time
 	// BlockPrepare: a write block is complete in the buffer -> ready for
 	// the formatter. The firmware computes the block's check bytes over the
-	// whole buffered block before writing it (36 us a byte on an 8-bit
+	// whole buffered block before writing it (33 us a byte on an 8-bit
 	// controller) [FIT]: this lead time is what makes a burst host with
 	// 4K x2 disk reads miss 3:1 while 8K x1 reads make it (REFERENCE.md 9
 	// "Open"); see docs/TAPE.md.
 	BlockPrepare sched.Time
+	// IdleStop: no READ or WRITE for this long after the last one's status
+	// -> the firmware stops the tape (and backs up for the next block)
+	// rather than run on not knowing whether the host will continue [FIT]
+	// 250 ms: longer than a byte-by-byte host's disk reads between blocks
+	// (<= 200 ms), shorter than a BIOS host's (>= 300 ms), so the BIOS path
+	// stops at every block whatever the interleave (docs/TAPE.md).
+	IdleStop sched.Time
 	// ReadCheck: last byte of a slot read -> block checked and ready to
 	// send [A] 5 ms.
 	ReadCheck sched.Time
@@ -126,14 +134,15 @@ func DefaultParams() Params {
 		DataTime:           187 * sched.Millisecond,
 		VerifyLag:          2 * sched.Millisecond,
 		Turnaround:         600 * sched.Millisecond,
-		RampTime:           200 * sched.Millisecond,
+		RampTime:           400 * sched.Millisecond,
 		SearchFactor:       2,
 		Resync:             624 * sched.Millisecond,
 		RetensionTime:      60 * sched.Second,
 		CommandOverhead:    1 * sched.Millisecond,
 		StatusOverhead:     500 * sched.Microsecond,
 		ArmLead:            2 * sched.Millisecond,
-		BlockPrepare:       290 * sched.Millisecond,
+		BlockPrepare:       272 * sched.Millisecond,
+		IdleStop:           250 * sched.Millisecond,
 		ReadCheck:          5 * sched.Millisecond,
 		ReqAfterAck:        1500 * sched.Nanosecond,
 		FIFOSize:           128,
@@ -157,7 +166,7 @@ func (p Params) Validate() error {
 		return fmt.Errorf("mcd403: ramp time %v and search factor %d must be positive", p.RampTime, p.SearchFactor)
 	case p.FIFOSize < 2 || p.DrainChunk < 1 || p.DrainChunk > p.FIFOSize-1 || p.BlockSize%p.DrainChunk != 0:
 		return fmt.Errorf("mcd403: FIFO %d / drain chunk %d: the chunk must fit the FIFO and divide the block", p.FIFOSize, p.DrainChunk)
-	case p.VerifyLag < 0 || p.Turnaround < 0 || p.Resync < 0 || p.ArmLead < 0 || p.BlockPrepare < 0 || p.ReadCheck < 0:
+	case p.VerifyLag < 0 || p.Turnaround < 0 || p.Resync < 0 || p.ArmLead < 0 || p.BlockPrepare < 0 || p.IdleStop <= 0 || p.ReadCheck < 0:
 		return fmt.Errorf("mcd403: negative delay")
 	}
 	return nil
