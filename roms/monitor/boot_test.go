@@ -1,0 +1,175 @@
+package monitor_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"lbplus/emu"
+	"lbplus/emu/console"
+	"lbplus/emu/sched"
+	"lbplus/roms/monitor"
+	"lbplus/scsi"
+)
+
+// script is a SCSI target that answers READ(6) and REQUEST SENSE the way a
+// test asks, including the ways real targets go wrong.
+type script struct {
+	block   []byte // DATA IN for READ
+	status  byte
+	sense   []byte // DATA IN for REQUEST SENSE
+	hang    bool   // never continue after the CDB
+	dataOut bool   // ask for DATA OUT instead
+	cdbs    [][]byte
+	resets  int
+}
+
+func (d *script) Command(t *scsi.Target, cdb []byte) {
+	d.cdbs = append(d.cdbs, append([]byte(nil), cdb...))
+	switch {
+	case d.hang:
+	case d.dataOut:
+		t.ReceiveByte(func(sched.Time, byte) { t.Complete(scsi.StatusGood) })
+	case cdb[0] == 0x03:
+		d.send(t, d.sense, 0, scsi.StatusGood)
+	default:
+		d.send(t, d.block, 0, d.status)
+	}
+}
+
+func (d *script) send(t *scsi.Target, p []byte, i int, status byte) {
+	if i == len(p) {
+		t.Complete(status)
+		return
+	}
+	t.SendByte(p[i], func(sched.Time) { d.send(t, p, i+1, status) })
+}
+
+func (d *script) Reset() { d.resets++ }
+
+type bootRig struct {
+	b   *emu.Board
+	bus *scsi.Bus
+	tr  *console.Transcript
+}
+
+func newBootRig(t *testing.T) *bootRig {
+	t.Helper()
+	rom, err := monitor.Image()
+	require.NoError(t, err)
+	r := &bootRig{tr: &console.Transcript{}}
+	cfg := emu.DefaultConfig(rom)
+	cfg.ConsoleOut = r.tr.Out
+	r.b, err = emu.New(cfg)
+	require.NoError(t, err)
+	_, r.bus = r.b.AttachNCR5380()
+	return r
+}
+
+// command types line at the prompt and returns the console output from its
+// echo up to and including the next prompt.
+func (r *bootRig) command(t *testing.T, line string) string {
+	t.Helper()
+	ty := &console.Typist{B: r.b, T: r.tr}
+	require.NoError(t, ty.WaitFor("> "))
+	start := r.tr.Len()
+	require.NoError(t, ty.Type(line+"\r"))
+	require.NoError(t, ty.WaitFor("> "), "the monitor prompts again")
+	return string(r.tr.Bytes()[start:])
+}
+
+// bootBlock is a 512-byte block that records its entry state from 9000h
+// on (A, SP, the word on the stack, the flags after LD A,I whose P/V bit is
+// IFF2) and returns to the monitor.
+func bootBlock() []byte {
+	p := []byte{
+		0x32, 0x00, 0x90, // ld (9000h),a
+		0xED, 0x73, 0x02, 0x90, // ld (9002h),sp
+		0xE1,             // pop hl
+		0xE5,             // push hl
+		0x22, 0x04, 0x90, // ld (9004h),hl
+		0xED, 0x57, // ld a,i
+		0xF5,             // push af
+		0xE1,             // pop hl
+		0x22, 0x06, 0x90, // ld (9006h),hl
+		0xC9, // ret
+	}
+	return append(p, make([]byte, 512-len(p))...)
+}
+
+func TestBootEntryConditions(t *testing.T) {
+	r := newBootRig(t)
+	d := &script{block: bootBlock()}
+	scsi.NewTarget(r.bus, 2, "disk", d, scsi.DefaultTiming())
+	got := r.command(t, "B 2")
+	assert.Equal(t, "B 2\r\nBoot SCSI target 2\r\n> ", got)
+	require.Len(t, d.cdbs, 1)
+	assert.Equal(t, []byte{0x08, 0, 0, 0, 1, 0}, d.cdbs[0], "READ(6) of LUN 0, block 0, one block")
+	assert.Equal(t, uint8(2), r.b.RAM(0x9000), "A = target ID")
+	assert.Equal(t, uint16(0xFFFE), uint16(r.b.RAM(0x9002))|uint16(r.b.RAM(0x9003))<<8, "SP")
+	syms, err := monitor.Symbols()
+	require.NoError(t, err)
+	assert.Equal(t, uint16(syms["prompt"]), uint16(r.b.RAM(0x9004))|uint16(r.b.RAM(0x9005))<<8, "RET goes to the prompt")
+	assert.Zero(t, r.b.RAM(0x9006)&0x04, "interrupts disabled (IFF2 = 0)")
+	assert.True(t, r.b.ROMMapped())
+	assert.Equal(t, scsi.BusFree, r.bus.Phase())
+}
+
+// Each way a boot can fail gives one line naming the target and the cause,
+// then the prompt, and leaves the bus free.
+func TestBootFailures(t *testing.T) {
+	block := bootBlock()
+	tests := []struct {
+		name   string
+		dev    *script
+		busy   bool // another device holds BSY
+		want   string
+		resets int
+	}{
+		{"busy status", &script{block: block, status: scsi.StatusBusy}, false, "SCSI 0: status 08\r\n", 0},
+		{"check condition", &script{block: nil, status: scsi.StatusCheckCondition, sense: []byte{0x21, 0, 0x12, 0x34}}, false,
+			"SCSI 0: CHECK CONDITION, sense 21 00 12 34\r\n", 0},
+		{"short sense", &script{status: scsi.StatusCheckCondition, sense: []byte{0x04}}, false, "SCSI 0: CHECK CONDITION, sense 04\r\n", 0},
+		{"short block", &script{block: block[:256]}, false, "SCSI 0: block 0 is 0100 bytes, want 0200\r\n", 0},
+		{"long block", &script{block: append(append([]byte(nil), block...), make([]byte, 88)...)}, false, "SCSI 0: block 0 is 0258 bytes, want 0200\r\n", 0},
+		{"zero block", &script{block: make([]byte, 512)}, false, "SCSI 0: block 0 is blank: not a boot block\r\n", 0},
+		{"no data", &script{}, false, "SCSI 0: block 0 is 0000 bytes, want 0200\r\n", 0},
+		{"data out", &script{dataOut: true}, false, "SCSI 0: unexpected phase, bus reset\r\n", 1},
+		{"hang", &script{hang: true}, false, "SCSI 0: timeout, bus reset\r\n", 1},
+		{"bus busy", &script{block: block}, true, "SCSI 0: bus busy (BSY or SEL stuck)\r\n", 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newBootRig(t)
+			scsi.NewTarget(r.bus, 0, "disk", tc.dev, scsi.DefaultTiming())
+			if tc.busy {
+				r.bus.Attach("stuck", nil).Drive(scsi.BSY, scsi.BSY)
+			}
+			got := r.command(t, "B")
+			assert.Equal(t, "B\r\nBoot SCSI target 0\r\n"+tc.want+"> ", got)
+			assert.Equal(t, tc.resets, tc.dev.resets, "SCSI RST pulses")
+			if !tc.busy {
+				assert.Equal(t, scsi.BusFree, r.bus.Phase(), "the bus is left free")
+			}
+			assert.Zero(t, r.b.RAM(0x8200), "nothing stored past the block")
+		})
+	}
+}
+
+// A target that lets go of BSY in the middle of a command (power loss, a
+// firmware crash) is reported without a bus reset.
+func TestBootTargetDropsBSY(t *testing.T) {
+	r := newBootRig(t)
+	var port *scsi.Port
+	s := r.b.Sched()
+	port = r.bus.Attach("flaky", func(sched.Time) {
+		l := r.bus.Lines()
+		if l&scsi.SEL != 0 && l&scsi.BSY == 0 && r.bus.Data()&1 != 0 && port.Lines() == 0 {
+			s.After(2*sched.Microsecond, "flaky BSY", func(sched.Time) { port.Drive(scsi.BSY, scsi.BSY) })
+			s.After(sched.Millisecond, "flaky gone", func(sched.Time) { port.Release() })
+		}
+	})
+	got := r.command(t, "B0")
+	assert.Equal(t, "B0\r\nBoot SCSI target 0\r\nSCSI 0: target dropped BSY mid-command\r\n> ", got)
+}
