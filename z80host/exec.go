@@ -103,7 +103,7 @@ func (c *CPU) next() uint64 {
 // Get serves koron's memory reads: the prefetched opcode bytes from the
 // buffer, later reads from the bus at their cycle's time.
 func (m *mem) Get(a uint16) uint8 {
-	c := m.c
+	c := (*CPU)(m)
 	i := c.idx
 	if i < c.npre {
 		c.idx++
@@ -130,7 +130,7 @@ func (m *mem) Get(a uint16) uint8 {
 // is held until the second arrives and the two are issued in address order
 // (higher first), each at its own cycle's time.
 func (m *mem) Set(a uint16, v uint8) {
-	c := m.c
+	c := (*CPU)(m)
 	i := c.idx
 	c.lastW = v
 	h := &hots[c.hi]

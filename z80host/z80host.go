@@ -89,13 +89,15 @@ type CPU struct {
 	Mismatches int
 }
 
-type mem struct{ c *CPU }
+// mem is the CPU seen as koron's Memory (a distinct type keeps Get/Set out of
+// the CPU's method set without an extra pointer hop).
+type mem CPU
 
 // New returns a CPU in the reset state (PC = 0, IM 0, interrupts disabled)
 // at T-state 0 on bus.
 func New(bus Bus) *CPU {
 	c := &CPU{bus: bus, rpage: &noPages, wpage: &noPages}
-	c.k.Memory = &mem{c}
+	c.k.Memory = (*mem)(c)
 	if p, ok := bus.(Pages); ok {
 		if r, w := p.MemoryPages(); r != nil && w != nil {
 			c.rpage, c.wpage = r, w
