@@ -83,7 +83,8 @@ func (l ErrorList) Unwrap() []error {
 const (
 	maxPasses      = 12
 	maxDepth       = 64      // INCLUDE + MACRO nesting
-	maxLinesPass   = 1000000 // lines processed per pass, stops runaway REPT
+	maxLinesPass   = 500000  // lines processed per pass, stops runaway REPT
+	maxLinesTotal  = 2000000 // lines over all passes, stops slow non-convergence
 	maxErrors      = 100
 	maxReptCount   = 65536
 	localPrefix    = "#L"
@@ -139,26 +140,27 @@ type assembler struct {
 	opts  Options
 	files map[string][]srcLine
 
-	pass     int
-	syms     map[string]*symbol
-	pc       int64 // logical address
-	phaseOff int64 // physical - logical, non-zero inside PHASE
-	mem      []byte
-	used     []bool
-	lo, hi   int
-	errs     []*Error
-	warns    []string
-	macros   map[string]*macroDef
-	incl     []string
-	depth    int
-	ended    bool
-	entry    int64
-	listing  []ListLine
-	scopes   []*scope
-	localSeq int
-	autoSeq  int
-	lines    int
-	stmtPC   int64
+	pass       int
+	syms       map[string]*symbol
+	pc         int64 // logical address
+	phaseOff   int64 // physical - logical, non-zero inside PHASE
+	mem        []byte
+	used       []bool
+	lo, hi     int
+	errs       []*Error
+	warns      []string
+	macros     map[string]*macroDef
+	incl       []string
+	depth      int
+	ended      bool
+	entry      int64
+	listing    []ListLine
+	scopes     []*scope
+	localSeq   int
+	autoSeq    int
+	lines      int
+	totalLines int
+	stmtPC     int64
 
 	cur     srcLine
 	curExp  *expansion
@@ -478,11 +480,16 @@ func (a *assembler) runLines(lines []srcLine, exp *expansion) {
 			return
 		}
 		a.lines++
-		if a.lines > maxLinesPass {
+		a.totalLines++
+		if a.lines > maxLinesPass || a.totalLines > maxLinesTotal {
 			if !a.budgetX {
 				a.budgetX = true
 				a.cur = lines[i]
-				a.hardf(1, "more than %d lines expanded: endless REPT or MACRO?", maxLinesPass)
+				if a.lines > maxLinesPass {
+					a.hardf(1, "more than %d lines expanded: endless REPT or MACRO?", maxLinesPass)
+				} else {
+					a.hardf(1, "more than %d lines assembled over all passes: symbol values do not settle", maxLinesTotal)
+				}
 				a.fatal = true
 			}
 			a.ended = true

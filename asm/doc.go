@@ -54,8 +54,9 @@
 // DS sizes and IF conditions; a program whose labels never settle is an
 // error. Errors are reported as file:line:col: message, one per line, and
 // only from the final pass. Recursive INCLUDE, nesting deeper than 64 levels
-// (recursive MACRO) and more than four million expanded lines in a pass are
-// errors, so no input makes the assembler loop forever.
+// (recursive MACRO), more than 500,000 expanded lines in a pass and more
+// than two million over all passes are errors, so no input makes the
+// assembler loop forever or run for long.
 //
 // The listing's T-state column comes from lbplus/z80host/optable, the table
 // that also times the emulated CPU, so the two cannot disagree: "7", or
