@@ -77,10 +77,11 @@
 //   - The command set, sense codes, MODE page layout and INQUIRY data are
 //     assumptions; so are all firmware times (CommandOverhead, ArmLead,
 //     ReadCheck) and the FIFO geometry (size, chunk, copy time).
-//   - SlotTime and BlockPrepare are fitted (docs/TAPE.md): one set
-//     reproduces the streaming rows of the story (burst 8K x1 streams at
-//     3:1, burst 4K x2 at 4:1 but not 3:1, byte by byte at 6:1) with net
-//     rates within 3 %. It also lets byte by byte stream at 4:1 and 5:1,
+//   - SlotTime, BlockPrepare and IdleStop are fitted (docs/TAPE.md): one
+//     set reproduces the story's rows on the emulated board (burst 8K x1
+//     streams at 3:1, burst 4K x2 at 4:1 but not reliably at 3:1, byte by
+//     byte at 6:1, the BIOS path stops at every block at any interleave),
+//     net rates within 3 %. It also lets byte by byte stream at 4:1 and 5:1,
 //     which the story implies it did not; docs/TAPE.md shows that no model
 //     with fixed slots and a sequential host can have both.
 //   - With these parameters no host, however fast, streams at 2:1 (the
