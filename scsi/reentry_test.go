@@ -128,3 +128,36 @@ func TestTargetSynchronousInitiator(t *testing.T) {
 		})
 	}
 }
+
+// An initiator that pulls RST inside its callback, at the REQ of a data
+// byte, resets the target there; once RST is released the target serves the
+// next command from the same synchronous initiator.
+func TestTargetResetInsideCallback(t *testing.T) {
+	dev := &fakeDev{in: []byte{1, 2, 3, 4}}
+	r := newRig(dev)
+	in := newSyncInitiator(r.bus, 6, []byte{0x08, 0, 0, 0, 1, 0}, 1)
+	rst := r.bus.Attach("reset on REQ", nil)
+	fired := false
+	r.bus.Observe(func(_ sched.Time, l scsi.Line, _ uint8) {
+		if !fired && l&scsi.REQ != 0 && scsi.InfoPhase(l) == scsi.DataIn && len(in.data) == 2 {
+			fired = true
+			rst.Drive(scsi.RST, scsi.RST) // from inside the REQ edge's delivery
+		}
+	})
+	in.selectTarget(0)
+	r.s.Advance(r.s.Now() + sched.Millisecond)
+	require.True(t, fired)
+	assert.Equal(t, 1, dev.resets)
+	assert.False(t, r.tgt.Connected())
+	assert.False(t, r.tgt.Busy())
+	assert.Zero(t, r.tgt.Port().Lines(), "the target let go of the bus")
+
+	rst.Drive(0, scsi.RST)
+	in.port.Release()
+	in.data, in.ci, in.runs, in.done = nil, 0, 1, 0
+	in.selectTarget(0)
+	r.s.Advance(r.s.Now() + 10*sched.Millisecond)
+	assert.Equal(t, 1, in.done)
+	assert.Equal(t, dev.in, in.data)
+	assert.Equal(t, scsi.BusFree, r.bus.Phase())
+}
