@@ -192,3 +192,21 @@ func TestAutoLocal(t *testing.T) {
 	_, err = AssembleString(src, Options{})
 	require.Error(t, err, "without AutoLocal _lp is a duplicate")
 }
+
+func TestSymbolAndLineAt(t *testing.T) {
+	r, err := AssembleString(" org 100h\nstart: ld a,1\n ret\n", Options{})
+	require.NoError(t, err)
+	v, err := r.Symbol("start")
+	require.NoError(t, err)
+	assert.Equal(t, uint16(0x100), v)
+	_, err = r.Symbol("nope")
+	assert.EqualError(t, err, `asm: symbol "nope" is not defined by the program`)
+	l, ok := r.LineAt(0x101)
+	require.True(t, ok)
+	assert.Equal(t, 2, l.Line)
+	l, ok = r.LineAt(0x102)
+	require.True(t, ok)
+	assert.Equal(t, " ret", l.Text)
+	_, ok = r.LineAt(0x103)
+	assert.False(t, ok)
+}

@@ -101,3 +101,24 @@ func (r *Result) WriteSymbols(w io.Writer) error {
 	}
 	return bw.Flush()
 }
+
+// Symbol returns a global symbol's value, or an error naming it when the
+// program does not define it (a plain map lookup would give 0).
+func (r *Result) Symbol(name string) (uint16, error) {
+	v, ok := r.Symbols[name]
+	if !ok {
+		return 0, fmt.Errorf("asm: symbol %q is not defined by the program", name)
+	}
+	return uint16(v), nil
+}
+
+// LineAt returns the listing line whose bytes cover addr (the logical
+// address, as $ saw it), for debuggers and traces that show source.
+func (r *Result) LineAt(addr uint16) (ListLine, bool) {
+	for _, l := range r.Listing {
+		if n := len(l.Bytes); n > 0 && int(addr)-int(l.Addr) >= 0 && int(addr)-int(l.Addr) < n {
+			return l, true
+		}
+	}
+	return ListLine{}, false
+}
