@@ -23,9 +23,11 @@
 // block (a streamer's anticipation). Each block has a deadline: for a write
 // the whole block must be in the buffer BlockPrepare + ArmLead before its
 // slot, for a read the command must be there ArmLead before. If it is not,
-// the drive stops (decelerates), backs up to the block's launch point and
+// or if no READ or WRITE follows within IdleStop of the last status, the
+// drive stops (decelerates), backs up to the block's launch point and
 // waits; when the block is ready it ramps up, resyncs and writes: a
-// reposition, counted in Stats. Retension on LOAD takes RetensionTime.
+// reposition, counted in Stats (about 3 s lost). Retension on LOAD takes
+// RetensionTime.
 //
 // # Data path
 //
