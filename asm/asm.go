@@ -81,14 +81,13 @@ func (l ErrorList) Unwrap() []error {
 }
 
 const (
-	maxPasses      = 12
-	maxDepth       = 64      // INCLUDE + MACRO nesting
-	maxLinesPass   = 500000  // lines processed per pass, stops runaway REPT
-	maxLinesTotal  = 2000000 // lines over all passes, stops slow non-convergence
-	maxErrors      = 100
-	maxReptCount   = 65536
-	localPrefix    = "#L"
-	mainInclDepth0 = 0
+	maxPasses     = 12
+	maxDepth      = 64      // INCLUDE + MACRO nesting
+	maxLinesPass  = 500000  // lines processed per pass, stops runaway REPT
+	maxLinesTotal = 2000000 // lines over all passes, stops slow non-convergence
+	maxErrors     = 100
+	maxReptCount  = 65536
+	localPrefix   = "#L"
 )
 
 type symKind uint8
@@ -1130,7 +1129,7 @@ func (a *assembler) statement(l srcLine, toks []token, lerr *lexError) {
 		a.warns = append(a.warns, fmt.Sprintf("%s:%d: %s", l.file, l.line, strings.TrimSpace(restOf(l.text, ops))))
 	default:
 		if m := a.macros[w.text]; m != nil {
-			a.list(l, false, nil)
+			a.list(l, label != nil, nil)
 			a.callMacro(l, w, m, ops)
 			return
 		}
@@ -1141,10 +1140,7 @@ func (a *assembler) statement(l srcLine, toks []token, lerr *lexError) {
 		}
 	}
 	if len(a.listing) == emitMark {
-		if emitted == nil && a.pc > start {
-			emitted = nil
-		}
-		a.list(l, label != nil || len(emitted) > 0, emitted)
+		a.list(l, label != nil || a.pc > start, emitted)
 	}
 }
 
