@@ -54,6 +54,22 @@ func TestBadSidecars(t *testing.T) {
 	}
 }
 
+func TestMissingFiles(t *testing.T) {
+	dir := t.TempDir()
+	_, err := Open(filepath.Join(dir, "none.tape"), false)
+	assert.ErrorContains(t, err, "none.tape")
+	raw := filepath.Join(dir, "raw.tape")
+	require.NoError(t, os.WriteFile(raw, make([]byte, 8192), 0o644))
+	_, err = Open(raw, false)
+	assert.ErrorContains(t, err, "raw.tape.toml is missing")
+	assert.ErrorContains(t, err, "lbplus tape create")
+	// A raw file of the wrong size with a good sidecar.
+	require.NoError(t, Create(filepath.Join(dir, "s.tape"), 3))
+	require.NoError(t, os.Truncate(filepath.Join(dir, "s.tape"), 8192))
+	_, err = Open(filepath.Join(dir, "s.tape"), false)
+	assert.ErrorContains(t, err, "s.tape: size 8192 bytes")
+}
+
 func TestUnwrittenZeros(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "x.tape")
 	m := NewMeta(3)

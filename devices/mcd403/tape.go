@@ -1,7 +1,9 @@
 package mcd403
 
 import (
+	"errors"
 	"fmt"
+	"os"
 	"sort"
 
 	"lbplus/devices/image"
@@ -88,6 +90,11 @@ func Create(path string, interleave int) error {
 // read-only image (or write_protect in the sidecar) is a write-protected
 // cartridge.
 func Open(path string, readOnly bool) (*Tape, error) {
+	if _, err := os.Stat(path); err == nil {
+		if _, err := os.Stat(image.SidecarPath(path)); errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("%s: sidecar %s is missing (make cartridge images with `lbplus tape create`)", path, image.SidecarPath(path))
+		}
+	}
 	var m Meta
 	f, err := image.Open(path, &m, readOnly)
 	if err != nil {

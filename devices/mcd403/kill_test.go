@@ -1,0 +1,81 @@
+//go:build unix
+
+package mcd403
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"lbplus/emu/sched"
+	"lbplus/scsi"
+	"lbplus/scsi/scsitest"
+)
+
+// TestHelperTapeWriter is the child of TestKillKeepsAcknowledgedBlocks: it
+// writes blocks through the drive and prints each block number when GOOD
+// came back, until it is killed.
+func TestHelperTapeWriter(t *testing.T) {
+	path := os.Getenv("LBPLUS_TAPE_CHILD")
+	if path == "" {
+		t.Skip("helper process only")
+	}
+	tape, err := Open(path, false)
+	if err != nil {
+		fmt.Println("error", err)
+		os.Exit(1)
+	}
+	s := sched.New()
+	bus := scsi.NewBus(s)
+	Attach(bus, tapeID, DefaultParams(), tape)
+	h := scsitest.New(bus, 7)
+	for b := 0; ; b++ {
+		res := h.Run(tapeID, rw(OpWrite, b, 1), pattern(b, 8192), false, 0, 60*sched.Second)
+		if res.Status != scsi.StatusGood {
+			fmt.Println("error status", res.Status)
+			os.Exit(1)
+		}
+		fmt.Println(b)
+	}
+}
+
+// Every block acknowledged with GOOD is in the image and in its written
+// list even when the emulator is killed (SIGKILL) mid-run.
+func TestKillKeepsAcknowledgedBlocks(t *testing.T) {
+	path := t.TempDir() + "/k.tape"
+	require.NoError(t, Create(path, 3))
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperTapeWriter$")
+	cmd.Env = append(os.Environ(), "LBPLUS_TAPE_CHILD="+path)
+	out, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	rd := bufio.NewReader(out)
+	acked := -1
+	for acked < 3 {
+		line, err := rd.ReadString('\n')
+		require.NoError(t, err)
+		n, err := strconv.Atoi(strings.TrimSpace(line))
+		require.NoError(t, err, line)
+		acked = n
+	}
+	require.NoError(t, cmd.Process.Kill())
+	cmd.Wait()
+
+	tape, err := Open(path, false)
+	require.NoError(t, err, "no stale lock")
+	defer tape.Close()
+	buf := make([]byte, 8192)
+	for b := 0; b <= acked; b++ {
+		blank, err := tape.ReadBlock(b, buf)
+		require.NoError(t, err)
+		require.False(t, blank, "block %d acknowledged but not in the written list", b)
+		assert.Equal(t, pattern(b, 8192), buf, "block %d", b)
+	}
+}
