@@ -102,3 +102,54 @@ func TestExpressionsAgainstPasmo(t *testing.T) {
 		}
 	}
 }
+
+// TestRandomProgramsAgainstPasmo mixes instruction forms with labels and
+// jumps forward and backward, EQUs defined after use and data referring to
+// labels, and compares the image with pasmo's.
+func TestRandomProgramsAgainstPasmo(t *testing.T) {
+	needTool(t, "pasmo")
+	forms := genInstructions()[1:] // without the "lab:" line; lab is an EQU here
+	for seed := uint64(1); seed <= 3; seed++ {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			r := rand.New(rand.NewPCG(seed, 77))
+			var b strings.Builder
+			fmt.Fprintf(&b, "\torg %d\n", r.IntN(0x8000))
+			const n = 2000
+			for i := 0; i < n; i++ {
+				if i%5 == 0 {
+					fmt.Fprintf(&b, "L%d:", i/5)
+				}
+				near := func() int {
+					j := i/5 + r.IntN(9) - 4
+					return min(max(j, 0), n/5-1)
+				}
+				switch r.IntN(10) {
+				case 0:
+					fmt.Fprintf(&b, "\tjr nz,L%d\n", near())
+				case 1:
+					fmt.Fprintf(&b, "\tdjnz L%d\n", near())
+				case 2:
+					fmt.Fprintf(&b, "\tcall L%d\n", r.IntN(n/5))
+				case 3:
+					fmt.Fprintf(&b, "\tdw L%d, K%d-L%d, $\n", r.IntN(n/5), r.IntN(20), r.IntN(n/5))
+				case 4:
+					fmt.Fprintf(&b, "\tld hl,K%d*2+L%d\n", r.IntN(20), r.IntN(n/5))
+				default:
+					b.WriteString(forms[r.IntN(len(forms))] + "\n")
+				}
+			}
+			b.WriteString("lab\tequ 0C000h\n")
+			for k := 0; k < 20; k++ {
+				fmt.Fprintf(&b, "K%d\tequ %d\n", k, r.IntN(4096))
+			}
+			src := b.String()
+			res, err := AssembleString(src, Options{})
+			require.NoError(t, err)
+			want, err := runPasmo(t.TempDir(), src)
+			require.NoError(t, err)
+			if !assert.Equal(t, want, res.Bytes) {
+				t.Log(firstDiff(res, want))
+			}
+		})
+	}
+}
