@@ -583,7 +583,10 @@ func (d *Drive) plan(now sched.Time) {
 			})
 			return
 		}
-		d.stopAndBackUp(now, b, td < now)
+		// A deadline missed for the block the tape was heading for is
+		// handled by its deadline event; here a command retargeted the
+		// tape to a block behind it, too near or too far: a seek.
+		d.stopAndBackUp(now, b, false)
 		return
 	}
 	launch := xs - d.startOffset()

@@ -248,3 +248,37 @@ func TestTraceTellsTheStory(t *testing.T) {
 	}, evs)
 	assert.Equal(t, 2*127, full, "full after bytes 126, 190, ... 8190 of each block")
 }
+
+// Sequential reads stream when the next READ comes in time; a host that
+// jumps back seeks (no reposition counted).
+func TestReads(t *testing.T) {
+	for _, tc := range []struct {
+		k           int
+		repositions int
+	}{{1, 4}, {2, 0}, {3, 0}} {
+		t.Run(fmt.Sprintf("%d:1", tc.k), func(t *testing.T) {
+			r := newRig(t, rigOpts{interleave: tc.k})
+			for b := 0; b < 5; b++ {
+				require.NoError(t, r.d.Tape().WriteBlock(b, pattern(b, 8192)))
+			}
+			var t1 sched.Time
+			for b := 0; b < 5; b++ {
+				res := r.run(t, rw(OpRead, b, 1), nil)
+				require.Equal(t, byte(scsi.StatusGood), res.Status)
+				require.Equal(t, pattern(b, 8192), res.DataIn)
+				if b == 1 {
+					t1 = r.s.Now()
+				}
+			}
+			assert.Equal(t, tc.repositions, r.d.Stats().Repositions)
+			if tc.repositions == 0 {
+				per := (r.s.Now() - t1) / 3
+				assert.Equal(t, sched.Time(tc.k)*r.d.Params().SlotTime, per, "one block per k slots")
+			}
+			seeks := r.d.Stats().Seeks
+			require.Equal(t, byte(scsi.StatusGood), r.run(t, rw(OpRead, 0, 1), nil).Status)
+			assert.Equal(t, tc.repositions, r.d.Stats().Repositions, "jumping back is a seek")
+			assert.Equal(t, seeks+1, r.d.Stats().Seeks)
+		})
+	}
+}
