@@ -66,7 +66,8 @@ func (c *Controller) noID(now sched.Time, x *xfer) {
 	rev := x.d.spin.revolution()
 	cyl, head, _ := x.d.geom.CHS(x.lba)
 	ready := c.moveTo(x.d, cyl, head, now)
-	wait := ready - now + c.p.ArmLatency + sched.Time(c.p.NoIDRevolutions)*rev
+	// The drive may have been ready long ago (idle since its last seek).
+	wait := max(ready-now, 0) + c.p.ArmLatency + sched.Time(c.p.NoIDRevolutions)*rev
 	c.after(wait, "no ID", func(sched.Time) {
 		c.check(sense{code: SenseNoIDAddressMark, valid: true, lun: x.lun, lba: x.lba})
 	})
