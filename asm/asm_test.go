@@ -210,3 +210,13 @@ func TestSymbolAndLineAt(t *testing.T) {
 	_, ok = r.LineAt(0x103)
 	assert.False(t, ok)
 }
+
+func TestWarningForParenthesisedImmediate(t *testing.T) {
+	r, err := AssembleString(" ld b,(5)\n ld a,(5)\n jp (10h)\n", Options{})
+	require.NoError(t, err)
+	assert.Equal(t, "0605 3A0500 C31000", hexOf(r.Bytes)[:4]+" "+hexOf(r.Bytes)[4:10]+" "+hexOf(r.Bytes)[10:])
+	assert.Equal(t, []string{
+		"input.asm:1: parentheses taken as an expression: this instruction has no (address) form",
+		"input.asm:3: parentheses taken as an expression: this instruction has no (address) form",
+	}, r.Warnings)
+}

@@ -236,6 +236,7 @@ type encoder struct {
 	err  *lexError
 	pc   int64 // address of the instruction ($)
 	mcol int   // column of the mnemonic
+	warn string
 }
 
 func (c *encoder) fail(col int, msg string) {
@@ -292,6 +293,15 @@ func (c *encoder) disp(o operand) byte {
 func (c *encoder) bad(o operand) { c.fail(o.col, "invalid operand") }
 
 func isImm(o operand) bool { return o.kind == oImm || o.kind == oIndImm }
+
+// imm accepts an immediate operand. "(nn)" where the instruction has no
+// indirect form is taken as the value nn, as pasmo does, with a warning.
+func (c *encoder) imm(o operand) bool {
+	if o.kind == oIndImm && c.warn == "" {
+		c.warn = "parentheses taken as an expression: this instruction has no (address) form"
+	}
+	return isImm(o)
+}
 
 // isR8 reports a register or (HL)/(IX+d) operand of the "r" field.
 func isR8(o operand) bool { return o.kind == oReg8 || o.kind == oIndHL || o.kind == oIndIdx }
@@ -407,7 +417,7 @@ func (c *encoder) encode(mn string, ops []operand) {
 		switch {
 		case isR8(s):
 			c.r8(s, base, 0)
-		case isImm(s):
+		case c.imm(s):
 			c.emit(base|0x46, c.byteVal(s))
 		default:
 			c.bad(s)
@@ -458,7 +468,7 @@ func (c *encoder) encode(mn string, ops []operand) {
 				c.emit(0xE9)
 			case (o.kind == oIndIdx && o.e.op == eNum && o.e.val == 0) || (o.kind == oReg16 && o.pfx != 0):
 				c.emit(o.pfx, 0xE9)
-			case isImm(o):
+			case c.imm(o):
 				c.emit(0xC3)
 				c.word(o)
 			default:
@@ -471,7 +481,7 @@ func (c *encoder) encode(mn string, ops []operand) {
 			c.fail(ops[0].col, "condition expected")
 			return
 		}
-		if !isImm(ops[1]) {
+		if !c.imm(ops[1]) {
 			c.bad(ops[1])
 			return
 		}
@@ -482,7 +492,7 @@ func (c *encoder) encode(mn string, ops []operand) {
 			return
 		}
 		if n == 1 {
-			if !isImm(ops[0]) {
+			if !c.imm(ops[0]) {
 				c.bad(ops[0])
 				return
 			}
@@ -495,7 +505,7 @@ func (c *encoder) encode(mn string, ops []operand) {
 			c.fail(ops[0].col, "condition expected")
 			return
 		}
-		if !isImm(ops[1]) {
+		if !c.imm(ops[1]) {
 			c.bad(ops[1])
 			return
 		}
@@ -518,7 +528,7 @@ func (c *encoder) encode(mn string, ops []operand) {
 			}
 			op = 0x20 | byte(cc)<<3
 		}
-		if !isImm(t) {
+		if !c.imm(t) {
 			c.bad(t)
 			return
 		}
@@ -721,14 +731,14 @@ func (c *encoder) ld(d, s operand) {
 	case d.kind == oIndImm && s.kind == oReg8 && s.reg == 7 && s.pfx == 0:
 		c.emit(0x32)
 		c.word(d)
-	case d.kind == oReg8 && isImm(s):
+	case d.kind == oReg8 && c.imm(s):
 		if d.pfx != 0 {
 			c.emit(d.pfx)
 		}
 		c.emit(0x06|byte(d.reg)<<3, c.byteVal(s))
-	case d.kind == oIndHL && isImm(s):
+	case d.kind == oIndHL && c.imm(s):
 		c.emit(0x36, c.byteVal(s))
-	case d.kind == oIndIdx && isImm(s):
+	case d.kind == oIndIdx && c.imm(s):
 		dd := c.disp(d)
 		c.emit(d.pfx, 0x36, dd, c.byteVal(s))
 	case d.kind == oReg16 && d.reg == 3 && s.kind == oReg16 && s.reg == 2:
