@@ -552,7 +552,12 @@ func (d *Drive) readyFor(b int, o op) bool {
 // plan decides the tape's next motion for the current target: stream to
 // its slot (with a deadline check), stop and move to its launch point, or
 // launch from there when the block is ready.
-func (d *Drive) plan(now sched.Time) {
+func (d *Drive) plan(now sched.Time) { d.replan(now, false) }
+
+// replan is plan; anticipating says the target is the next block after the
+// one just moved, so being already too late for it is a miss (the host did
+// not keep up), not a seek.
+func (d *Drive) replan(now sched.Time, anticipating bool) {
 	d.cancel(d.plan1)
 	d.plan1 = nil
 	if now < d.busyUntil {
@@ -583,10 +588,11 @@ func (d *Drive) plan(now sched.Time) {
 			})
 			return
 		}
-		// A deadline missed for the block the tape was heading for is
-		// handled by its deadline event; here a command retargeted the
-		// tape to a block behind it, too near or too far: a seek.
-		d.stopAndBackUp(now, b, false)
+		// Too late for the next block already (interleave too small for
+		// any host) is a miss; a command that retargeted the tape to a
+		// block behind it, too near or too far is a seek. (A deadline
+		// passed while heading for a block is handled by its event.)
+		d.stopAndBackUp(now, b, anticipating && td < now)
 		return
 	}
 	launch := xs - d.startOffset()
@@ -750,5 +756,5 @@ func (d *Drive) anticipate(now sched.Time, b int) {
 	} else {
 		d.target = b + 1
 	}
-	d.plan(now)
+	d.replan(now, true)
 }
