@@ -34,8 +34,8 @@
 //
 // Numbers: 255, 0FFh, $FF, #FF, 0xFF, &HFF, %1010, 1010b, 17o, 17q, 12d and
 // 'c' or "c"; '$' alone is the address of the current statement. Strings in
-// single quotes are literal (” is a quote); double-quoted strings take C
-// escapes (\n \r \t \a \\ \" \xNN \ooo).
+// single quotes are literal (two single quotes stand for one); double-quoted
+// strings take C escapes (\n \r \t \a \\ \" \xNN \ooo).
 //
 // Operators, with pasmo's precedence from loosest to tightest:
 //
@@ -62,7 +62,7 @@
 // that also times the emulated CPU, so the two cannot disagree: "7", or
 // "12/7" (condition true/false, block repeating/finishing).
 //
-// # Known differences from pasmo
+// # Known inaccuracies and differences from pasmo
 //
 //   - Byte operands must lie in -256..255 (FF00h..FFFFh or 0..FFh as 16-bit
 //     values); pasmo silently truncates "LD A,300" and "DB 300". Index

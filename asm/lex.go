@@ -259,7 +259,7 @@ func lexLine(line string, toks []token) ([]token, *lexError) {
 func quote(s string) string { return "'" + s + "'" }
 
 // lexString decodes a quoted literal starting at line[i]. Single quotes take
-// everything literally with ” for a quote; double quotes take C escapes.
+// everything literally, a doubled quote standing for one; double quotes take C escapes.
 func lexString(line string, i int) (string, int, string) {
 	q := line[i]
 	i++
