@@ -309,7 +309,7 @@ func (d *Drive) execute(now sched.Time, lun int, cdb []byte) {
 		}
 		d.target = -1
 		d.cancel(d.plan1)
-		end := d.moveTo(now, d.slotPos(0)-d.startOffset(), false)
+		end := d.moveTo(now, d.slotPos(0)-d.startOffset())
 		d.at(end, "rewound", func(sched.Time) { d.good() })
 	case OpLoad:
 		if d.tape == nil {
@@ -318,7 +318,7 @@ func (d *Drive) execute(now sched.Time, lun int, cdb []byte) {
 		}
 		d.cancel(d.plan1)
 		if cdb[4]&1 == 0 { // unload: rewind, then the cartridge is out
-			end := d.moveTo(now, 0, false)
+			end := d.moveTo(now, 0)
 			d.at(end, "unloaded", func(sched.Time) { d.loaded = false; d.good() })
 			return
 		}
@@ -461,6 +461,9 @@ func (d *Drive) startBlock(now sched.Time) {
 		d.requestNext()
 	}
 	c.sending = false
+	if c.block != d.backedUpFor {
+		d.backedUpFor = -1 // the host went elsewhere: a later visit is a seek
+	}
 	d.target, d.targetOp = c.block, c.op
 	d.plan(now)
 }
@@ -598,7 +601,7 @@ func (d *Drive) replan(now sched.Time, anticipating bool) {
 	launch := xs - d.startOffset()
 	if d.x0 != launch {
 		d.stats.Seeks++
-		d.plan1 = d.at(d.moveTo(now, launch, false), "positioned", d.plan)
+		d.plan1 = d.at(d.moveTo(now, launch), "positioned", d.plan)
 		return
 	}
 	if !d.readyFor(b, o) {
@@ -637,13 +640,13 @@ func (d *Drive) stopAndBackUp(now sched.Time, b int, miss bool) {
 	}
 	d.cancel(d.plan1)
 	launch := d.slotPos(d.lay.physical(b)) - d.startOffset()
-	d.plan1 = d.at(d.moveTo(now, launch, miss), "backed up", d.plan)
+	d.plan1 = d.at(d.moveTo(now, launch), "backed up", d.plan)
 }
 
 // moveTo brings the tape to a standstill at x: decelerate if moving, then
 // a move at search speed with constant acceleration. It returns when the
 // tape stands at x.
-func (d *Drive) moveTo(now sched.Time, x position, _ bool) sched.Time {
+func (d *Drive) moveTo(now sched.Time, x position) sched.Time {
 	from := d.x0
 	t := max(now, d.busyUntil)
 	if d.moving {
