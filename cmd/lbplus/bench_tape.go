@@ -20,7 +20,7 @@ func init() {
 	var (
 		interleaves, bursts, delays string
 		blocks                      int
-		read, asJSON                bool
+		read, asJSON, waitDRQ       bool
 		traceTo                     string
 	)
 	cmd := &cobra.Command{
@@ -73,7 +73,7 @@ Examples:
 					for _, d := range ds {
 						s := tapebench.Setup{Interleave: k, Burst: b, Read: read, Blocks: blocks,
 							Delay: sched.Time(d) * sched.Millisecond}
-						r, err := tapebench.Run(s, tapebench.Options{Dir: dir, Trace: trace})
+						r, err := tapebench.Run(s, tapebench.Options{Dir: dir, Trace: trace, WaitOnDRQ: waitDRQ})
 						if err != nil {
 							return err
 						}
@@ -95,6 +95,7 @@ Examples:
 	f.StringVar(&delays, "delay", "0", "host delay before each block in ms, comma-separated (0-4000)")
 	f.IntVar(&blocks, "blocks", 6, "8 KB blocks per run (the first is not timed)")
 	f.BoolVar(&read, "read", false, "READ the blocks instead of writing them")
+	f.BoolVar(&waitDRQ, "wait-on-drq", false, "board option: port 28 holds WAIT until DRQ (hypothesis B)")
 	f.StringVar(&traceTo, "trace", "", "write the SCSI bus trace with 5380 and drive events to this file (large)")
 	f.BoolVar(&asJSON, "json", false, "print a JSON array of {interleave, burst, bytes_per_sec, repositions, hung, ...}")
 	benchCmd.AddCommand(cmd)

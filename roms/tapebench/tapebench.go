@@ -187,6 +187,9 @@ type Options struct {
 	// Trace, if set, receives the SCSI bus as text (scsi.TextTrace) with
 	// the 5380's and the drive's events interleaved.
 	Trace io.Writer
+	// WaitOnDRQ selects hypothesis B of REFERENCE.md 1.5 (port 28 holds
+	// WAIT until DRQ) instead of the default A.
+	WaitOnDRQ bool
 }
 
 // Run carries out s on a fresh board.
@@ -238,6 +241,7 @@ func Run(s Setup, o Options) (Result, error) {
 	cfg := emu.DefaultConfig(rom)
 	cfg.ROMName = "tapebench boot stub"
 	cfg.SCSIID = HostID
+	cfg.WaitOnDRQ = o.WaitOnDRQ
 	b, err := emu.New(cfg)
 	if err != nil {
 		tape.Close()

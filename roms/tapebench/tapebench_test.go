@@ -104,3 +104,15 @@ func TestTraceShowsLostByte(t *testing.T) {
 	assert.Contains(t, s, "5380: bus reset", "the program's timeout resets the bus")
 	assert.Contains(t, s, "mcd403: bus reset: block 0 dropped")
 }
+
+// Under hypothesis B (DRQ holds the Z80 in WAIT) the same 256-byte bursts
+// cannot overrun the latch: the hang is hypothesis A's.
+func TestHypothesisBNoHang(t *testing.T) {
+	r, err := Run(Setup{Interleave: 3, Burst: 256, Blocks: 3}, Options{Dir: t.TempDir(), WaitOnDRQ: true})
+	require.NoError(t, err)
+	assert.False(t, r.Hung, r.Failed)
+	assert.Empty(t, r.Failed)
+	assert.Zero(t, r.Overwrites)
+	assert.Zero(t, r.Repositions)
+	assert.InEpsilon(t, 13128, r.BytesPerSec, 0.01)
+}
