@@ -282,3 +282,52 @@ func TestReads(t *testing.T) {
 		})
 	}
 }
+
+// The host's pace matters only once it is slower than the firmware's FIFO
+// copy (about 8.3 us a byte): faster hosts all take 68 ms for 8 KB.
+func TestHostPace(t *testing.T) {
+	p := DefaultParams()
+	for _, tc := range []struct {
+		pace    sched.Time
+		k       int
+		streams bool
+	}{
+		{2 * sched.Microsecond, 3, true},
+		{6 * sched.Microsecond, 3, true},
+		{15 * sched.Microsecond, 3, true},
+		{30 * sched.Microsecond, 3, false}, // 246 ms of transfer > B(3)
+		{30 * sched.Microsecond, 4, true},
+	} {
+		t.Run(fmt.Sprintf("%v a byte at %d:1", tc.pace, tc.k), func(t *testing.T) {
+			res := simulate(t, p, tc.k, simHost{name: "paced", Pace: tc.pace}, 2, 3)
+			assert.Equal(t, tc.streams, res.repositions == 0, "repositions %d", res.repositions)
+		})
+	}
+	// Transfer time of one block for a fast and a slow host.
+	for _, tc := range []struct {
+		pace, min, max sched.Time
+	}{
+		{2 * sched.Microsecond, 67 * sched.Millisecond, 70 * sched.Millisecond},
+		{30 * sched.Microsecond, 245 * sched.Millisecond, 250 * sched.Millisecond},
+	} {
+		r := newRig(t, rigOpts{})
+		ack := max(tc.pace-p.ReqAfterAck-300*sched.Nanosecond, 200*sched.Nanosecond)
+		r.h.ByteDelay = func(ph scsi.Phase, _ int) sched.Time {
+			if ph == scsi.DataOut {
+				return ack
+			}
+			return 200 * sched.Nanosecond
+		}
+		var first, last sched.Time
+		r.bus.Observe(func(now sched.Time, l scsi.Line, _ uint8) {
+			if scsi.InfoPhase(l) == scsi.DataOut && l&scsi.ACK != 0 {
+				if first == 0 {
+					first = now
+				}
+				last = now
+			}
+		})
+		require.Equal(t, byte(scsi.StatusGood), r.run(t, rw(OpWrite, 0, 1), make([]byte, 8192)).Status)
+		assert.True(t, last-first >= tc.min && last-first <= tc.max, "pace %v: DATA OUT took %v", tc.pace, last-first)
+	}
+}
