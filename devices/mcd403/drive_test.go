@@ -331,3 +331,33 @@ func TestHostPace(t *testing.T) {
 		assert.True(t, last-first >= tc.min && last-first <= tc.max, "pace %v: DATA OUT took %v", tc.pace, last-first)
 	}
 }
+
+// Streaming crosses a track turnaround without stopping: the block after
+// it comes Turnaround later. The last block of the tape can be written;
+// a far block is reached by a seek.
+func TestTurnaroundEndAndSeek(t *testing.T) {
+	p := DefaultParams()
+	// At 3:1 logical block b sits in slot 3b (first pass); slot 404 starts
+	// track 1, so blocks 134 -> 135 (slots 402 -> 405) cross it.
+	r := newRig(t, rigOpts{interleave: 3})
+	var at []sched.Time
+	r.d.Trace = func(now sched.Time, ev string) {
+		if strings.HasSuffix(ev, ": written") {
+			at = append(at, now)
+		}
+	}
+	for b := 132; b <= 137; b++ {
+		require.Equal(t, byte(scsi.StatusGood), r.run(t, rw(OpWrite, b, 1), make([]byte, 8192)).Status)
+	}
+	assert.Zero(t, r.d.Stats().Repositions)
+	assert.Equal(t, 1, r.d.Stats().Seeks, "the first block is a seek from the load point")
+	require.Len(t, at, 6)
+	k := 3 * p.SlotTime
+	assert.Equal(t, []sched.Time{k, k, k + p.Turnaround, k, k}, []sched.Time{at[1] - at[0], at[2] - at[1], at[3] - at[2], at[4] - at[3], at[5] - at[4]})
+
+	res := r.run(t, rw(OpWrite, 4847, 1), pattern(4847, 8192))
+	require.Equal(t, byte(scsi.StatusGood), res.Status)
+	assert.True(t, r.d.Tape().Written(4847))
+	assert.Equal(t, 2, r.d.Stats().Seeks)
+	assert.Less(t, res.End-res.Start, 20*60*sched.Second, "searched at SearchFactor speed")
+}
