@@ -170,10 +170,10 @@ type Result struct {
 	// LostByte is the index within its block of the first byte lost in the
 	// 5380's output latch (the byte waiting there when the next DACK write
 	// replaced it); -1 when none was lost.
-	LostByte   int     `json:"-"`
-	StaleReads uint64  `json:"-"`
-	Program    Results `json:"-"`
-	Drive      mcd403.Stats
+	LostByte   int          `json:"-"`
+	StaleReads uint64       `json:"-"`
+	Program    Results      `json:"-"`
+	Drive      mcd403.Stats `json:"-"`
 }
 
 var bootStub = []byte{0x3E, emu.LatchRAM, 0xD3, 0x00, 0xC3, 0x00, 0x01}
