@@ -38,10 +38,10 @@
 // full REQ stays off. A Z80 pushing OTIR bursts through the 5380's single
 // output latch without waiting for DRQ therefore loses bytes whenever the
 // FIFO fills in mid-burst (hypothesis A of REFERENCE.md 1.5, modelled in
-// ncr5380): the target waits in DATA OUT for bytes that never come. The FIFO
-// fills at byte 127 + 64m, always the last byte of a 16-byte (or 32-, 64-)
-// burst, where the DRQ poll before the next burst waits; 256-byte bursts
-// run into it mid-burst and hang. Nothing in the model knows burst sizes.
+// ncr5380): the target waits in DATA OUT for bytes that never come. The byte
+// that finds the FIFO full is byte 127 + 64m of the block, always the last
+// byte of a 16-byte (or 32-, 64-) burst, where the DRQ poll before the next
+// burst waits; 256-byte bursts run into it mid-burst and hang. Nothing in the model knows burst sizes.
 // DATA IN is sent from the buffer by the same hardware handshake, faster
 // than INIR, so 256-byte read bursts complete. A write reports GOOD after
 // its block is on tape and checked (read after write) and the image is
