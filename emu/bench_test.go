@@ -11,6 +11,7 @@ import (
 	"github.com/koron-go/z80"
 
 	"lbplus/asm"
+	"lbplus/bench"
 	"lbplus/emu"
 	"lbplus/emu/sched"
 	"lbplus/z80host"
@@ -197,4 +198,61 @@ func BenchmarkMonitorIdle(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(board.CPU().T()-t0)/b.Elapsed().Seconds()/1e6, "MT/s")
+}
+
+// BenchmarkBackupRow runs the story's best row (burst-hd3-8Kx1-tape3, 4 tape
+// blocks) with every device active: the board with the 5380, the ACB-4000
+// and the MCD-403 on SCSI, BACKUP in RAM. It reports emulated T-states per
+// host second ("board-MT/s") and, interleaved with each run so host load
+// hits both alike, koron-go/z80's bare Step loop on the peer workload for
+// about as many T-states ("koron-MT/s"); "board/koron" is the ratio to
+// compare across runs on a shared machine. The "-cpu" metrics divide by
+// the process's CPU time instead of wall time, which other processes'
+// load on a shared machine does not inflate.
+func BenchmarkBackupRow(b *testing.B) {
+	row, err := bench.FindRow("burst-hd3-8Kx1-tape3", 4)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rom := peerROM(b, 1)
+	ratio := tPerInstruction(rom)
+	kmem := &flatBus{}
+	copy(kmem.m[:], rom)
+	kcpu := &z80.CPU{Memory: kmem, IO: koronIO{}}
+	dir := b.TempDir()
+	var tBoard, tKoron time.Duration
+	var cBoard, cKoron float64
+	var tstates uint64
+	var ksteps int
+	for b.Loop() {
+		t0, c0 := time.Now(), bench.ProcessCPUSeconds()
+		r, err := bench.Run(row.Setup, bench.Options{Dir: dir})
+		if err != nil || r.Failed != "" {
+			b.Fatal(err, r.Failed)
+		}
+		t1, c1 := time.Now(), bench.ProcessCPUSeconds()
+		steps := int(float64(r.TStates) / ratio)
+		for j := 0; j < steps; j++ {
+			kcpu.Step()
+		}
+		t2, c2 := time.Now(), bench.ProcessCPUSeconds()
+		tBoard += t1.Sub(t0)
+		tKoron += t2.Sub(t1)
+		cBoard += c1 - c0
+		cKoron += c2 - c1
+		tstates += r.TStates
+		ksteps += steps
+	}
+	kT := float64(ksteps) * ratio
+	boardRate := float64(tstates) / tBoard.Seconds() / 1e6
+	koronRate := kT / tKoron.Seconds() / 1e6
+	b.ReportMetric(boardRate, "board-MT/s")
+	b.ReportMetric(koronRate, "koron-MT/s")
+	b.ReportMetric(boardRate/koronRate, "board/koron")
+	if cBoard > 0 && cKoron > 0 {
+		bc, kc := float64(tstates)/cBoard/1e6, kT/cKoron/1e6
+		b.ReportMetric(bc, "board-MT/cpu-s")
+		b.ReportMetric(kc, "koron-MT/cpu-s")
+		b.ReportMetric(bc/kc, "board/koron-cpu")
+	}
 }

@@ -18,10 +18,7 @@
 // CPU can stop at that event instead of running past it.
 package sched
 
-import (
-	"container/heap"
-	"fmt"
-)
+import "fmt"
 
 // Time is simulated time in picoseconds.
 type Time int64
@@ -65,12 +62,33 @@ func (t Time) String() string {
 func (t Time) Seconds() float64 { return float64(t) / float64(Second) }
 
 // Event is a scheduled callback. It may be cancelled before it runs.
+//
+// Events from At and After are one-shot. A device that schedules the same
+// kind of edge again and again (a handshake step per byte) may instead own
+// an Event, set up once with Init or NewEvent, and pass it to Schedule each
+// time: nothing is allocated per edge. The zero Event is valid and not
+// pending.
 type Event struct {
-	at    Time
-	seq   uint64
-	name  string
-	fn    func(now Time)
-	index int // position in the heap, -1 when not queued
+	at   Time
+	seq  uint64
+	name string
+	fn   func(now Time)
+	pos  int // 1 + position in the heap, 0 when not queued
+}
+
+// NewEvent returns an unscheduled reusable event: name labels it for
+// tracing, fn runs each time it falls due. Pass it to Schedule.
+func NewEvent(name string, fn func(now Time)) *Event {
+	return &Event{name: name, fn: fn}
+}
+
+// Init sets up e (for instance embedded in a device) as NewEvent does. e
+// must not be pending.
+func (e *Event) Init(name string, fn func(now Time)) {
+	if e.pos != 0 {
+		panic(fmt.Sprintf("sched: Init of pending event %q", e.name))
+	}
+	e.name, e.fn = name, fn
 }
 
 // At returns the time the event is due.
@@ -80,42 +98,24 @@ func (e *Event) At() Time { return e.at }
 func (e *Event) Name() string { return e.name }
 
 // Pending reports whether the event is still queued.
-func (e *Event) Pending() bool { return e != nil && e.index >= 0 }
+func (e *Event) Pending() bool { return e != nil && e.pos != 0 }
 
-type eventHeap []*Event
+// before is the queue's order: time, then scheduling order.
+func before(a, b *Event) bool {
+	return a.at < b.at || a.at == b.at && a.seq < b.seq
+}
 
-func (h eventHeap) Len() int { return len(h) }
-func (h eventHeap) Less(i, j int) bool {
-	if h[i].at != h[j].at {
-		return h[i].at < h[j].at
-	}
-	return h[i].seq < h[j].seq
-}
-func (h eventHeap) Swap(i, j int) {
-	h[i], h[j] = h[j], h[i]
-	h[i].index = i
-	h[j].index = j
-}
-func (h *eventHeap) Push(x any) {
-	e := x.(*Event)
-	e.index = len(*h)
-	*h = append(*h, e)
-}
-func (h *eventHeap) Pop() any {
-	old := *h
-	n := len(old)
-	e := old[n-1]
-	old[n-1] = nil
-	e.index = -1
-	*h = old[:n-1]
-	return e
-}
+// eventChunk is how many one-shot events At allocates at once: one
+// allocation per chunk instead of per event. A chunk is freed by the
+// garbage collector once no event in it is referenced.
+const eventChunk = 128
 
 // Scheduler is the single owner of simulated time.
 type Scheduler struct {
 	now    Time
 	seq    uint64
-	events eventHeap
+	events []*Event // binary min-heap ordered by before
+	spare  []Event  // unused one-shot events of the current chunk
 
 	// OnEarlier, if set, is called when an event is scheduled at a time
 	// earlier than every event queued before it. The board uses it to pull
@@ -135,16 +135,13 @@ func (s *Scheduler) Now() Time { return s.now }
 // At schedules fn to run at absolute time at. Scheduling in the past is a
 // programming error in a device model and panics: it would break causality.
 func (s *Scheduler) At(at Time, name string, fn func(now Time)) *Event {
-	if at < s.now {
-		panic(fmt.Sprintf("sched: event %q scheduled at %v, before now %v", name, at, s.now))
+	if len(s.spare) == 0 {
+		s.spare = make([]Event, eventChunk)
 	}
-	earliest := len(s.events) == 0 || at < s.events[0].at
-	s.seq++
-	e := &Event{at: at, seq: s.seq, name: name, fn: fn, index: -1}
-	heap.Push(&s.events, e)
-	if earliest && s.OnEarlier != nil {
-		s.OnEarlier(at)
-	}
+	e := &s.spare[0]
+	s.spare = s.spare[1:]
+	e.name, e.fn = name, fn
+	s.Schedule(e, at)
 	return e
 }
 
@@ -153,13 +150,104 @@ func (s *Scheduler) After(d Time, name string, fn func(now Time)) *Event {
 	return s.At(s.now+d, name, fn)
 }
 
+// Schedule queues e (from NewEvent or Init, or one that already ran) to run
+// at absolute time at. If e is still pending it is moved: exactly as if it
+// were cancelled and scheduled anew, so among events due at the same time
+// it runs after every event scheduled before this call. Scheduling in the
+// past panics, as in At.
+func (s *Scheduler) Schedule(e *Event, at Time) {
+	if at < s.now {
+		panic(fmt.Sprintf("sched: event %q scheduled at %v, before now %v", e.name, at, s.now))
+	}
+	if e.pos != 0 {
+		s.remove(e.pos - 1)
+	}
+	earliest := len(s.events) == 0 || at < s.events[0].at
+	s.seq++
+	e.at, e.seq = at, s.seq
+	s.events = append(s.events, e)
+	s.up(len(s.events) - 1)
+	if earliest && s.OnEarlier != nil {
+		s.OnEarlier(at)
+	}
+}
+
+// ScheduleAfter is Schedule at d after now.
+func (s *Scheduler) ScheduleAfter(e *Event, d Time) { s.Schedule(e, s.now+d) }
+
 // Cancel removes e from the queue if it is still pending. Cancelling nil or an
 // event that already ran is harmless.
 func (s *Scheduler) Cancel(e *Event) {
-	if e == nil || e.index < 0 {
+	if e == nil || e.pos == 0 {
 		return
 	}
-	heap.Remove(&s.events, e.index)
+	s.remove(e.pos - 1)
+}
+
+// up moves the event at heap position i towards the root until its parent
+// is before it.
+func (s *Scheduler) up(i int) {
+	h := s.events
+	e := h[i]
+	for i > 0 {
+		p := (i - 1) / 2
+		q := h[p]
+		if !before(e, q) {
+			break
+		}
+		h[i] = q
+		q.pos = i + 1
+		i = p
+	}
+	h[i] = e
+	e.pos = i + 1
+}
+
+// down moves the event at heap position i towards the leaves until no
+// child is before it, and reports whether it moved.
+func (s *Scheduler) down(i int) bool {
+	h := s.events
+	n := len(h)
+	e := h[i]
+	i0 := i
+	for {
+		c := 2*i + 1
+		if c >= n {
+			break
+		}
+		if r := c + 1; r < n && before(h[r], h[c]) {
+			c = r
+		}
+		q := h[c]
+		if !before(q, e) {
+			break
+		}
+		h[i] = q
+		q.pos = i + 1
+		i = c
+	}
+	h[i] = e
+	e.pos = i + 1
+	return i > i0
+}
+
+// remove takes the event at heap position i out of the queue.
+func (s *Scheduler) remove(i int) {
+	h := s.events
+	n := len(h) - 1
+	e := h[i]
+	e.pos = 0
+	if i != n {
+		h[i] = h[n]
+		h[i].pos = i + 1
+	}
+	h[n] = nil
+	s.events = h[:n]
+	if i != n {
+		if !s.down(i) {
+			s.up(i)
+		}
+	}
 }
 
 // Next returns the time of the earliest pending event, or MaxTime.
@@ -179,7 +267,8 @@ func (s *Scheduler) Pending() int { return len(s.events) }
 // scheduler already reached).
 func (s *Scheduler) Advance(t Time) {
 	for len(s.events) > 0 && s.events[0].at <= t {
-		e := heap.Pop(&s.events).(*Event)
+		e := s.events[0]
+		s.remove(0)
 		if e.at > s.now {
 			s.now = e.at
 		}

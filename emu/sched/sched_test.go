@@ -58,3 +58,156 @@ func TestTimeString(t *testing.T) {
 	assert.Equal(t, "16.667 ms", (16_666_667 * Nanosecond).String())
 	assert.Equal(t, "5.250 us", (21 * TState).String())
 }
+
+func TestReusableEvent(t *testing.T) {
+	s := New()
+	var got []Time
+	var e Event // the zero Event is valid and idle
+	assert.False(t, e.Pending())
+	e.Init("tick", func(now Time) { got = append(got, now) })
+	s.Schedule(&e, 10)
+	assert.True(t, e.Pending())
+	s.Advance(10)
+	assert.False(t, e.Pending())
+	s.ScheduleAfter(&e, 5)
+	s.Advance(100)
+	assert.Equal(t, []Time{10, 15}, got)
+	assert.Equal(t, "tick", e.Name())
+}
+
+func TestScheduleOfPendingEventMovesIt(t *testing.T) {
+	tests := []struct {
+		name string
+		at   Time // where x is moved to
+		want string
+	}{
+		{"later", 70, "abx"},
+		{"earlier", 5, "xab"},
+		{"same time as a: after a, as a new event", 20, "axb"},
+		{"to its own time: behind b now", 50, "abx"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := New()
+			var got []byte
+			var horizon []Time
+			x := NewEvent("x", func(Time) { got = append(got, 'x') })
+			s.Schedule(x, 50)
+			s.At(20, "a", func(Time) { got = append(got, 'a') })
+			s.At(50, "b", func(Time) { got = append(got, 'b') })
+			s.OnEarlier = func(at Time) { horizon = append(horizon, at) }
+			s.Schedule(x, tt.at)
+			assert.Equal(t, 3, s.Pending())
+			s.Advance(1000)
+			assert.Equal(t, tt.want, string(got))
+			if tt.at < 20 {
+				assert.Equal(t, []Time{tt.at}, horizon)
+			} else {
+				assert.Empty(t, horizon)
+			}
+		})
+	}
+}
+
+func TestInitOfPendingEventPanics(t *testing.T) {
+	s := New()
+	e := NewEvent("e", func(Time) {})
+	s.Schedule(e, 1)
+	require.Panics(t, func() { e.Init("f", func(Time) {}) })
+}
+
+// TestQueueOrderRandom checks the heap against a plain model: a mix of
+// one-shot events, reusable events moved while pending, and cancels must
+// run in (time, scheduling order) exactly.
+func TestQueueOrderRandom(t *testing.T) {
+	type ref struct {
+		at  Time
+		seq int
+		id  int
+	}
+	rng := uint64(12345)
+	next := func(n int) int {
+		rng ^= rng << 13
+		rng ^= rng >> 7
+		rng ^= rng << 17
+		return int(rng % uint64(n))
+	}
+	s := New()
+	var got []int
+	model := map[int]ref{} // id -> pending entry
+	seq := 0
+	reusable := make([]*Event, 8)
+	for i := range reusable {
+		id := 1000 + i
+		reusable[i] = NewEvent("r", func(Time) { got = append(got, id) })
+	}
+	var oneShot []*Event
+	for round := 0; round < 2000; round++ {
+		at := s.Now() + Time(next(50))
+		switch op := next(10); {
+		case op < 4:
+			id := len(oneShot)
+			oneShot = append(oneShot, s.At(at, "o", func(Time) { got = append(got, id) }))
+			seq++
+			model[id] = ref{at, seq, id}
+		case op < 7:
+			i := next(len(reusable))
+			s.Schedule(reusable[i], at)
+			seq++
+			model[1000+i] = ref{at, seq, 1000 + i}
+		case op < 8 && len(oneShot) > 0:
+			id := next(len(oneShot))
+			s.Cancel(oneShot[id])
+			delete(model, id)
+		default:
+			t0 := s.Now() + Time(next(30))
+			var due []ref
+			for _, r := range model {
+				if r.at <= t0 {
+					due = append(due, r)
+				}
+			}
+			for i := 1; i < len(due); i++ { // insertion sort by (at, seq)
+				for j := i; j > 0 && (due[j].at < due[j-1].at || due[j].at == due[j-1].at && due[j].seq < due[j-1].seq); j-- {
+					due[j], due[j-1] = due[j-1], due[j]
+				}
+			}
+			var want []int
+			for _, r := range due {
+				want = append(want, r.id)
+				delete(model, r.id)
+			}
+			got = got[:0]
+			s.Advance(t0)
+			require.Equal(t, want, append([]int(nil), got...), "round %d", round)
+			require.Equal(t, len(model), s.Pending())
+		}
+	}
+}
+
+func BenchmarkScheduleReusable(b *testing.B) {
+	s := New()
+	var bg [6]Event
+	for i := range bg {
+		bg[i].Init("bg", func(Time) {})
+		s.Schedule(&bg[i], MaxTime-1)
+	}
+	var e Event
+	e.Init("e", func(Time) {})
+	for b.Loop() {
+		s.ScheduleAfter(&e, 100)
+		s.Advance(s.Now() + 100)
+	}
+}
+
+func BenchmarkAt(b *testing.B) {
+	s := New()
+	fn := func(Time) {}
+	for i := 0; i < 6; i++ {
+		s.At(MaxTime-1, "bg", fn)
+	}
+	for b.Loop() {
+		s.After(100, "e", fn)
+		s.Advance(s.Now() + 100)
+	}
+}
