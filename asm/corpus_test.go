@@ -1,6 +1,8 @@
 package asm
 
 import (
+	"bytes"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -132,4 +134,22 @@ func TestProjectROMs(t *testing.T) {
 			}
 		})
 	}
+}
+
+var update = flag.Bool("update", false, "rewrite golden files in testdata/")
+
+// TestListingGolden pins the listing format (address, bytes, T-states,
+// source) on a corpus program; go test -update rewrites it.
+func TestListingGolden(t *testing.T) {
+	r, err := Assemble(os.DirFS("testdata/corpus"), "monitor.asm", Options{})
+	require.NoError(t, err)
+	var b bytes.Buffer
+	require.NoError(t, r.WriteListing(&b))
+	const golden = "testdata/monitor.lst"
+	if *update {
+		require.NoError(t, os.WriteFile(golden, b.Bytes(), 0o644))
+	}
+	want, err := os.ReadFile(golden)
+	require.NoError(t, err)
+	assert.Equal(t, string(want), b.String())
 }
