@@ -42,5 +42,16 @@ test-long: deps debs
 bench: build
 	./$(BIN) bench seed
 
+# A few minutes of coverage-guided fuzzing per target; crashers land in
+# testdata/fuzz and become regression inputs.
+FUZZTIME ?= 60s
+fuzz: deps
+	$(GO) test ./asm -run XXX -fuzz FuzzAssemble -fuzztime $(FUZZTIME)
+	$(GO) test ./asm -run XXX -fuzz FuzzExpr -fuzztime $(FUZZTIME)
+	$(GO) test ./scsi -run XXX -fuzz FuzzTargetBus -fuzztime $(FUZZTIME)
+	$(GO) test ./ncr5380 -run XXX -fuzz FuzzChip -fuzztime $(FUZZTIME)
+	$(GO) test ./devices/acb4000 -run XXX -fuzz FuzzCDB -fuzztime $(FUZZTIME)
+	$(GO) test ./devices/mcd403 -run XXX -fuzz FuzzCDB -fuzztime $(FUZZTIME)
+
 clean:
 	rm -rf bin
