@@ -177,7 +177,9 @@ type Chip struct {
 
 	prev scsi.Line // bus lines at the last change, for edges
 
-	evName struct{ drq, arb, latch, ack, ackOff string } // built once: events are per byte
+	// The chip's edges, each an event it owns and reschedules: several
+	// fire per byte, so none is allocated per byte.
+	evDRQ, evArb, evLatch, evRxAck, evTxAck, evRxAckOff, evTxAckOff sched.Event
 
 	// OnIRQ and OnDRQ, if set, are called when the IRQ or DRQ output
 	// changes level.
@@ -198,8 +200,13 @@ func (c *Chip) trace(event string) {
 // New attaches a 5380 to bus.
 func New(s *sched.Scheduler, bus *scsi.Bus, name string) *Chip {
 	c := &Chip{s: s, bus: bus, name: name, Timing: DefaultTiming()}
-	c.evName.drq, c.evName.arb, c.evName.latch = name+" DMA DRQ", name+" arbitration", name+" DMA latch"
-	c.evName.ack, c.evName.ackOff = name+" DMA ACK", name+" DMA ACK off"
+	c.evDRQ.Init(name+" DMA DRQ", c.txDRQ)
+	c.evArb.Init(name+" arbitration", c.arbSettled)
+	c.evLatch.Init(name+" DMA latch", c.rxLatch)
+	c.evRxAck.Init(name+" DMA ACK", c.rxAckOn)
+	c.evTxAck.Init(name+" DMA ACK", c.txAckOn)
+	c.evRxAckOff.Init(name+" DMA ACK off", c.rxAckOff)
+	c.evTxAckOff.Init(name+" DMA ACK off", c.txAckOff)
 	c.port = bus.Attach(name, c.onChange)
 	c.prev = bus.Lines()
 	return c
@@ -333,7 +340,7 @@ func (c *Chip) Write(reg int, v uint8) {
 		if c.mr&MRDMA != 0 {
 			c.stopDMA()
 			c.dma = txDRQPending
-			c.ev = c.s.After(c.Timing.AckOffToDRQ, c.evName.drq, c.txDRQ)
+			c.schedule(&c.evDRQ, c.Timing.AckOffToDRQ)
 		}
 	case RegDMATRx:
 		// Target mode is not modelled.
@@ -495,18 +502,8 @@ func (c *Chip) step() {
 	case arbWaiting:
 		if l&(scsi.BSY|scsi.SEL|scsi.RST) == 0 {
 			c.arb = arbSettle
-			c.arbEv = c.s.After(c.Timing.ArbBusFree, c.evName.arb, func(sched.Time) {
-				c.arbEv = nil
-				if c.bus.Lines()&(scsi.BSY|scsi.SEL|scsi.RST) != 0 {
-					c.arb = arbWaiting
-					return
-				}
-				c.arb = arbActive
-				c.aip = true
-				c.Stats.Arbitrations++
-				c.trace("arbitration started")
-				c.drive()
-			})
+			c.s.ScheduleAfter(&c.evArb, c.Timing.ArbBusFree)
+			c.arbEv = &c.evArb
 		}
 	case arbSettle:
 		if l&(scsi.BSY|scsi.SEL|scsi.RST) != 0 {
@@ -531,48 +528,85 @@ func (c *Chip) step() {
 	case rxWaitReq:
 		if req && match {
 			c.dma = rxLatchPending
-			c.ev = c.s.After(c.Timing.ReqToDRQ, c.evName.latch, func(sched.Time) {
-				c.ev = nil
-				c.idr = c.bus.Data()
-				c.dma = rxLatched
-				c.setDRQ(true)
-			})
+			c.schedule(&c.evLatch, c.Timing.ReqToDRQ)
 		}
 	case rxAck:
 		if !req {
 			c.dma = rxAckOffPending
-			c.ev = c.s.After(c.Timing.ReqOffToAckOff, c.evName.ackOff, func(sched.Time) {
-				c.ev = nil
-				c.dmaACK = false
-				c.dma = rxWaitReq
-				c.drive()
-				c.step()
-			})
+			c.schedule(&c.evRxAckOff, c.Timing.ReqOffToAckOff)
 		}
 	case txWaitReq:
 		if req && match {
 			c.dma = txAckPending
-			c.ev = c.s.After(c.Timing.ReqToAck, c.evName.ack, func(sched.Time) {
-				c.ev = nil
-				c.dmaDB, c.dmaACK = true, true
-				c.dma = txAck
-				c.Stats.DMABytesOut++
-				c.drive()
-				c.step()
-			})
+			c.schedule(&c.evTxAck, c.Timing.ReqToAck)
 		}
 	case txAck:
 		if !req {
 			c.dma = txAckOffPending
-			c.ev = c.s.After(c.Timing.ReqOffToAckOff, c.evName.ackOff, func(sched.Time) {
-				c.ev = nil
-				c.dmaDB, c.dmaACK = false, false
-				c.drive()
-				c.dma = txDRQPending
-				c.ev = c.s.After(c.Timing.AckOffToDRQ, c.evName.drq, c.txDRQ)
-			})
+			c.schedule(&c.evTxAckOff, c.Timing.ReqOffToAckOff)
 		}
 	}
+}
+
+// schedule makes e the pending DMA edge, d from now.
+func (c *Chip) schedule(e *sched.Event, d sched.Time) {
+	c.s.ScheduleAfter(e, d)
+	c.ev = e
+}
+
+// The DMA and arbitration edges, run by the chip's own events.
+
+func (c *Chip) arbSettled(sched.Time) {
+	c.arbEv = nil
+	if c.bus.Lines()&(scsi.BSY|scsi.SEL|scsi.RST) != 0 {
+		c.arb = arbWaiting
+		return
+	}
+	c.arb = arbActive
+	c.aip = true
+	c.Stats.Arbitrations++
+	c.trace("arbitration started")
+	c.drive()
+}
+
+func (c *Chip) rxLatch(sched.Time) {
+	c.ev = nil
+	c.idr = c.bus.Data()
+	c.dma = rxLatched
+	c.setDRQ(true)
+}
+
+func (c *Chip) rxAckOn(sched.Time) {
+	c.ev = nil
+	c.dmaACK = true
+	c.dma = rxAck
+	c.drive()
+	c.step()
+}
+
+func (c *Chip) rxAckOff(sched.Time) {
+	c.ev = nil
+	c.dmaACK = false
+	c.dma = rxWaitReq
+	c.drive()
+	c.step()
+}
+
+func (c *Chip) txAckOn(sched.Time) {
+	c.ev = nil
+	c.dmaDB, c.dmaACK = true, true
+	c.dma = txAck
+	c.Stats.DMABytesOut++
+	c.drive()
+	c.step()
+}
+
+func (c *Chip) txAckOff(sched.Time) {
+	c.ev = nil
+	c.dmaDB, c.dmaACK = false, false
+	c.drive()
+	c.dma = txDRQPending
+	c.schedule(&c.evDRQ, c.Timing.AckOffToDRQ)
 }
 
 func (c *Chip) txDRQ(sched.Time) {
@@ -594,13 +628,7 @@ func (c *Chip) DMARead() uint8 {
 	c.setDRQ(false)
 	c.Stats.DMABytesIn++
 	c.dma = rxAckPending
-	c.ev = c.s.After(c.Timing.DackToAck, c.evName.ack, func(sched.Time) {
-		c.ev = nil
-		c.dmaACK = true
-		c.dma = rxAck
-		c.drive()
-		c.step()
-	})
+	c.schedule(&c.evRxAck, c.Timing.DackToAck)
 	return v
 }
 
