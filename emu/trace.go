@@ -3,9 +3,12 @@ package emu
 import "lbplus/emu/sched"
 
 // The trace hash folds every I/O access, interrupt acknowledge, RETI and
-// scheduler event (with its time) into a 64-bit hash (FNV-1a style, a word
-// at a time, with a shift to spread high bits), so two runs can be compared
-// for determinism to the T-state without storing a log.
+// scheduler event (its time and the length of its name) into a 64-bit hash
+// (FNV-1a style, a word at a time, with a shift to spread high bits), so two
+// runs can be compared for determinism to the T-state without storing a log.
+// Event names are not hashed byte by byte: several events run per SCSI byte,
+// and the I/O accesses (port, value, T-state) and event times already pin a
+// run down.
 const (
 	fnvOffset = 14695981039346656037
 	fnvPrime  = 1099511628211
@@ -18,11 +21,7 @@ func (b *Board) mix(x uint64) {
 }
 
 func (b *Board) traceEvent(now sched.Time, name string) {
-	b.mix(uint64(now))
-	for i := 0; i < len(name); i++ {
-		b.hash ^= uint64(name[i])
-		b.hash *= fnvPrime
-	}
+	b.mix(uint64(now)<<8 ^ uint64(len(name)))
 }
 
 // TraceHash returns the hash of everything on the board's I/O side so far,
