@@ -115,7 +115,8 @@ type Scheduler struct {
 	now    Time
 	seq    uint64
 	events []*Event // binary min-heap ordered by before
-	spare  []Event  // unused one-shot events of the current chunk
+	chunk  []Event  // one-shot events: chunk[used:] are unused
+	used   int      // an index, not a re-slice: no pointer store per event
 
 	// OnEarlier, if set, is called when an event is scheduled at a time
 	// earlier than every event queued before it. The board uses it to pull
@@ -135,11 +136,11 @@ func (s *Scheduler) Now() Time { return s.now }
 // At schedules fn to run at absolute time at. Scheduling in the past is a
 // programming error in a device model and panics: it would break causality.
 func (s *Scheduler) At(at Time, name string, fn func(now Time)) *Event {
-	if len(s.spare) == 0 {
-		s.spare = make([]Event, eventChunk)
+	if s.used == len(s.chunk) {
+		s.chunk, s.used = make([]Event, eventChunk), 0
 	}
-	e := &s.spare[0]
-	s.spare = s.spare[1:]
+	e := &s.chunk[s.used]
+	s.used++
 	e.name, e.fn = name, fn
 	s.Schedule(e, at)
 	return e
