@@ -42,7 +42,8 @@
 // their documented twin and then completed. After koron runs, z80host fixes
 // R (koron counts prefixes differently), the MEMPTR (WZ) register, the flags
 // that show it (BIT n,(HL), BIT n,(IX+d)), and flags 3/5 of SCF/CCF
-// (A OR F, as FUSE), and clears P/V when an interrupt is accepted right
+// (A OR (F AND NOT Q), Q being the flags the previous instruction computed,
+// as on Zilog NMOS parts; with Q = 0 this is FUSE's A OR F), and clears P/V when an interrupt is accepted right
 // after LD A,I / LD A,R (the NMOS quirk). koron's IO interface and interrupt fields are never
 // used.
 //
@@ -78,9 +79,9 @@
 //   - A JR cc or DJNZ that is not taken reads its displacement (M2, 3 T), as
 //     the Z80 does; the FUSE harness logs no MR for it (the test accepts
 //     that one difference).
-//   - SCF/CCF take flags 3/5 from A OR F; the NMOS Z80 uses
-//     A OR (F XOR Q), with Q the flags the previous instruction produced
-//     (Q = 0 after instructions that leave F alone) [A].
+//   - Q (for SCF/CCF flags 3/5) is loaded by instructions that compute
+//     flags, not by POP AF or EX AF,AF', and cleared by interrupt
+//     acknowledges and halted cycles [A]; SetRegs clears it.
 //   - The repeat-time flag quirks of LDIR/CPIR/INIR/OTIR published in 2018
 //     (flags 3/5 from PC, extra H/P changes while repeating) are not
 //     modelled; FUSE and ZEXALL do not test them.

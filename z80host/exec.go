@@ -43,6 +43,7 @@ func (c *CPU) Step() int {
 		c.interrupt(false)
 	case c.halted:
 		c.eiBlock = false
+		c.q = 0
 		c.fetch(c.k.PC, c.t)
 		c.t += 4
 		r := c.k.IR.Lo
@@ -244,6 +245,7 @@ func (c *CPU) exec() {
 	}
 	hl := k.HL.U16()
 	c.f0 = k.AF.Lo
+	c.qPrev = c.q
 	c.idx = 0
 	k.PC = pc
 	k.IR.Lo = r
@@ -266,6 +268,10 @@ func (c *CPU) exec() {
 		}
 	}
 	c.t = t0 + uint64(T) + c.waits
+	c.q = 0
+	if h.setsF {
+		c.q = k.AF.Lo
+	}
 	if post != pLDRA {
 		k.IR.Lo = r&0x80 | (r+h.m1)&0x7f
 	}
@@ -513,10 +519,11 @@ func (c *CPU) post(p uint8, taken bool, npre int, pc, hl, xy uint16) {
 	case pLDAIR:
 		c.ldair = true
 	case pSCF:
-		// koron takes 3/5 from A alone. On the NMOS Z80 they are
-		// A | (F ^ Q) where Q is F if the previous instruction changed the
-		// flags; FUSE and z80host use A | F (Q = 0) [A].
-		k.AF.Lo = k.AF.Lo&^0x28 | (k.AF.Hi|c.f0)&0x28
+		// koron takes 3/5 from A alone. On the Zilog NMOS Z80 they are
+		// A | (F &^ Q): Q holds the flags the previous instruction computed,
+		// 0 if it computed none [A, after M. Sainz de Baranda's and P. Rak's
+		// measurements of real Zilog parts; not in REFERENCE.md].
+		k.AF.Lo = k.AF.Lo&^0x28 | (k.AF.Hi|c.f0&^c.qPrev)&0x28
 	}
 }
 

@@ -14,6 +14,7 @@ type hot struct {
 	cond                 optable.Cond
 	post                 uint8 // post-processing or own-implementation code
 	len                  uint8 // bytes
+	setsF                bool  // the instruction computes flags (it loads Q)
 }
 
 // Offsets of the tables in hots.
@@ -50,10 +51,45 @@ func pack(in *optable.Info, post uint8) hot {
 
 func buildHots() {
 	for i := 0; i < 256; i++ {
+		op := uint8(i)
 		hots[hBase+i] = pack(&optable.Base[i], basePost[i])
+		hots[hBase+i].setsF = baseSetsF(op)
 		hots[hCB+i] = pack(&optable.CB[i], cbPost[i])
+		hots[hCB+i].setsF = op < 0x80 // rotates, shifts, BIT; not RES/SET
 		hots[hED+i] = pack(&optable.ED[i], edPost[i])
+		hots[hED+i].setsF = edSetsF(op)
 		hots[hXY+i] = pack(&optable.XY[i], xyPost[i])
+		hots[hXY+i].setsF = baseSetsF(op) // IX forms of flag-setting ops set flags alike
 		hots[hXYCB+i] = pack(&optable.XYCB[i], pXYCB)
+		hots[hXYCB+i].setsF = op < 0x80
 	}
+}
+
+// baseSetsF: unprefixed instructions that compute flags. POP AF loads F
+// without computing it and counts as not setting flags [A, after Sainz de
+// Baranda's Q research].
+func baseSetsF(op uint8) bool {
+	x, y, z := op>>6, (op>>3)&7, op&7
+	switch x {
+	case 0:
+		return (z == 1 && y&1 == 1) || z == 4 || z == 5 || z == 7
+	case 2:
+		return true
+	case 3:
+		return z == 6
+	}
+	return false
+}
+
+func edSetsF(op uint8) bool {
+	x, y, z := op>>6, (op>>3)&7, op&7
+	switch {
+	case x == 1 && (z == 0 || z == 2 || z == 4):
+		return true // IN r,(C), ADC/SBC HL, NEG
+	case x == 1 && z == 7:
+		return y == 2 || y == 3 || y == 4 || y == 5 // LD A,I, LD A,R, RRD, RLD
+	case x == 2 && y >= 4 && z <= 3:
+		return true // block instructions
+	}
+	return false
 }

@@ -109,6 +109,10 @@ func (c *CPU) own(o uint8, h *hot, pc uint16, r uint8) {
 		T = c.blockIORepeat(op, h, pc)
 	}
 	c.t = c.t0 + uint64(T) + c.waits
+	c.q = 0
+	if h.setsF {
+		c.q = k.AF.Lo
+	}
 }
 
 // blockIOFlags sets the flags of INI/IND/OUTI/OUTD [F Young] (REFERENCE.md
@@ -164,6 +168,7 @@ func (c *CPU) interrupt(nmi bool) {
 		k.AF.Lo &^= 0x04
 	}
 	k.IR.Lo = k.IR.Lo&0x80 | (k.IR.Lo+1)&0x7f
+	c.q = 0
 	if nmi {
 		c.nmi = false
 		c.fetch(pc, t0) // an M1 cycle whose opcode is ignored

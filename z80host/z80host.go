@@ -84,6 +84,8 @@ type CPU struct {
 	lastW   uint8
 	xyop    uint8 // the 4th byte of DDCB/FDCB before substitution
 	f0      uint8 // F before the instruction
+	q       uint8 // Q: the flags the last instruction computed, 0 if none
+	qPrev   uint8 // Q before the current instruction
 	// Mismatches counts koron accesses that did not fit the cycle table (a
 	// bug in z80host or optable; tests assert it stays 0).
 	Mismatches int
@@ -176,4 +178,5 @@ func (c *CPU) SetRegs(r Regs) {
 	k.IR.Hi, k.IR.Lo = r.I, r.R
 	k.IFF1, k.IFF2, k.IM = r.IFF1, r.IFF2, r.IM
 	c.halted, c.memptr = r.Halted, r.MEMPTR
+	c.q = 0
 }

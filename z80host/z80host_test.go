@@ -335,3 +335,27 @@ func TestLDAIParityQuirk(t *testing.T) {
 	assert.Equal(t, 13, c.Step())
 	assert.Zero(t, c.Regs().AF&0x04)
 }
+
+// SCF/CCF flags 3/5 = A | (F &^ Q): Q is the flags the previous
+// instruction computed (CP here), 0 after one that computed none (NOP).
+func TestSCFUsesQ(t *testing.T) {
+	tests := []struct {
+		name string
+		code []byte
+		want uint16
+	}{
+		{"CP then SCF", []byte{0x3e, 0x00, 0xfe, 0x28, 0x37}, 0x00},
+		{"CP, NOP, SCF", []byte{0x3e, 0x00, 0xfe, 0x28, 0x00, 0x37}, 0x28},
+		{"CP then CCF", []byte{0x3e, 0x00, 0xfe, 0x28, 0x3f}, 0x00},
+		{"CP, LD B,A, CCF", []byte{0x3e, 0x00, 0xfe, 0x28, 0x47, 0x3f}, 0x28},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c, _, _ := newTest(tc.code...)
+			for int(c.PC()) < len(tc.code) {
+				c.Step()
+			}
+			assert.Equal(t, tc.want, c.Regs().AF&0x28)
+		})
+	}
+}
