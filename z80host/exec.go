@@ -269,7 +269,7 @@ func (c *CPU) exec() {
 	}
 	c.t = t0 + uint64(T) + c.waits
 	c.q = 0
-	if h.setsF {
+	if h.lenF&setsF != 0 {
 		c.q = k.AF.Lo
 	}
 	if post != pLDRA {

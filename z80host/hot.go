@@ -1,6 +1,10 @@
 package z80host
 
-import "lbplus/z80host/optable"
+import (
+	"unsafe"
+
+	"lbplus/z80host/optable"
+)
 
 // hot is optable.Info packed for the per-access path: 16 bytes without
 // pointers, so the whole table stays in cache and selecting an instruction
@@ -13,9 +17,13 @@ type hot struct {
 	m1                   uint8    // M1 cycles (R increments)
 	cond                 optable.Cond
 	post                 uint8 // post-processing or own-implementation code
-	len                  uint8 // bytes
-	setsF                bool  // the instruction computes flags (it loads Q)
+	lenF                 uint8 // bytes in bits 6-0; bit 7: the instruction computes flags (loads Q)
 }
+
+const setsF = 0x80
+
+// hot is kept at 16 bytes so an entry never straddles a cache line.
+var _ = [1]struct{}{}[unsafe.Sizeof(hot{})-16]
 
 // Offsets of the tables in hots.
 const (
@@ -33,7 +41,7 @@ func pack(in *optable.Info, post uint8) hot {
 		panic("z80host: instruction with more cycles than hot.start holds")
 	}
 	h := hot{n: uint8(len(in.Cycles)), t: uint8(in.T), tAlt: uint8(in.TAlt), m1: uint8(in.M1),
-		cond: in.Cond, post: post, len: uint8(in.Len)}
+		cond: in.Cond, post: post, lenF: uint8(in.Len)}
 	for i, cy := range in.Cycles {
 		h.start[i] = cy.Start
 		switch cy.Kind {
@@ -53,15 +61,25 @@ func buildHots() {
 	for i := 0; i < 256; i++ {
 		op := uint8(i)
 		hots[hBase+i] = pack(&optable.Base[i], basePost[i])
-		hots[hBase+i].setsF = baseSetsF(op)
+		if baseSetsF(op) {
+			hots[hBase+i].lenF |= setsF
+		}
 		hots[hCB+i] = pack(&optable.CB[i], cbPost[i])
-		hots[hCB+i].setsF = op < 0x80 // rotates, shifts, BIT; not RES/SET
+		if op < 0x80 { // rotates, shifts, BIT; not RES/SET
+			hots[hCB+i].lenF |= setsF
+		}
 		hots[hED+i] = pack(&optable.ED[i], edPost[i])
-		hots[hED+i].setsF = edSetsF(op)
+		if edSetsF(op) {
+			hots[hED+i].lenF |= setsF
+		}
 		hots[hXY+i] = pack(&optable.XY[i], xyPost[i])
-		hots[hXY+i].setsF = baseSetsF(op) // IX forms of flag-setting ops set flags alike
+		if baseSetsF(op) { // IX forms of flag-setting ops set flags alike
+			hots[hXY+i].lenF |= setsF
+		}
 		hots[hXYCB+i] = pack(&optable.XYCB[i], pXYCB)
-		hots[hXYCB+i].setsF = op < 0x80
+		if op < 0x80 {
+			hots[hXYCB+i].lenF |= setsF
+		}
 	}
 }
 

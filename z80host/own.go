@@ -44,7 +44,7 @@ func (c *CPU) own(o uint8, h *hot, pc uint16, r uint8) {
 	k := &c.k
 	k.IR.Lo = r&0x80 | (r+h.m1)&0x7f
 	op := c.buf[c.npre-1]
-	k.PC = pc + uint16(h.len)
+	k.PC = pc + uint16(h.lenF&^setsF)
 	T := h.t
 	switch o {
 	case oHALT:
@@ -110,7 +110,7 @@ func (c *CPU) own(o uint8, h *hot, pc uint16, r uint8) {
 	}
 	c.t = c.t0 + uint64(T) + c.waits
 	c.q = 0
-	if h.setsF {
+	if h.lenF&setsF != 0 {
 		c.q = k.AF.Lo
 	}
 }
