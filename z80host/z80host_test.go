@@ -359,3 +359,29 @@ func TestSCFUsesQ(t *testing.T) {
 		})
 	}
 }
+
+// Extra wait states from an I/O cycle delay the rest of the instruction:
+// INI with 3 waits writes 3 T later and takes 19 T.
+func TestWaitsStretchLaterCycles(t *testing.T) {
+	c, b, _ := newTest(0xed, 0xa2, 0x00)
+	c.SetRegs(Regs{BC: 0x0240, HL: 0x9000, SP: 0xf000})
+	b.waits = 3
+	assert.Equal(t, 19, c.Step())
+	c.Step()
+	assert.Equal(t, []string{"0 M1 0000", "4 M1 0001", "9 IN 0240", "16 MW 9000 ff", "19 M1 0002"}, b.events)
+}
+
+func TestNMIWakesHalt(t *testing.T) {
+	// DI; HALT: INT cannot wake it, NMI does and returns past the HALT.
+	c, b, _ := newTest(0xf3, 0x76, 0x00)
+	c.SetINT(true)
+	c.Step()
+	c.Step()
+	c.Run(100)
+	require.True(t, c.Halted())
+	c.NMI()
+	assert.Equal(t, 11, c.Step())
+	assert.False(t, c.Halted())
+	assert.Equal(t, uint16(0x66), c.PC())
+	assert.Equal(t, []uint8{0x02, 0x00}, b.mem[0xeffe:0xf000])
+}
