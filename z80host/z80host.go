@@ -109,7 +109,9 @@ func New(bus Bus) *CPU {
 	return c
 }
 
-// Reset puts the CPU in the reset state; T is not changed.
+// Reset puts the CPU in the reset state: PC, I, R = 0, IM 0, IFF1 = IFF2 =
+// 0, not halted; AF and SP = FFFFh (what NMOS parts show after /RESET
+// [F Young]); T is not changed.
 func (c *CPU) Reset() {
 	c.k.States = z80.States{}
 	c.k.AF.SetU16(0xffff)
