@@ -26,10 +26,15 @@ type interleaveRow struct {
 	MaxMS      float64  `json:"max_ms"`
 	CTCMS      float64  `json:"ctc_ms"`
 	Samples    int      `json:"samples"`
-	// Lost is the mean number of revolutions per run lost between two
-	// consecutive sectors (the next sector's ID passed more than a
-	// revolution after the previous one's), for a buffer half or a
-	// turnaround between READs.
+	// Method is "steady" (time per 8 KB chunk in a run of sequential
+	// chunks, after the first) or "isolated" (one transfer from a random
+	// spindle angle).
+	Method string `json:"method"`
+	Chunks int    `json:"chunks,omitempty"`
+	// Lost is the mean number of revolutions lost between two consecutive
+	// sectors (the next sector's ID passed more than a revolution after
+	// the previous one's), for a buffer half or a turnaround between
+	// READs: per measured chunk (steady) or per run (isolated).
 	Lost float64 `json:"lost_revolutions"`
 }
 
@@ -41,6 +46,8 @@ type interleaveOpts struct {
 	mode        string
 	burst       int
 	waitOnDRQ   bool
+	isolated    bool
+	chunks      int
 	dir         string
 }
 
@@ -55,10 +62,15 @@ func init() {
 		Use:   "interleave",
 		Short: "Time 8 KB disk reads at each disk interleave (the story's table)",
 		Long: `Run DISKBENCH on the emulated board: READ(6) commands into memory from an
-ST-125 image formatted at each interleave, timed on the SCSI bus from the
-first selection to the last bus free, as the story's scope did. Each row is
-the mean over --samples runs that start at evenly spread spindle angles
-(the story's single runs hit one unknown angle); min and max are given too.
+ST-125 image formatted at each interleave, timed on the SCSI bus (as the
+story's scope did) and by the program with the CTC.
+
+By default a row is the steady state of a bulk transfer, as the story's
+owner measured it: --chunks sequential 8 KB chunks (each READ continuing at
+the next block), and the mean time per chunk after the first, whose
+rotational latency is random. --isolated instead times one transfer from
+the first selection to the last bus free, averaged over --samples runs that
+start at evenly spread spindle angles (min and max given too).
 
 --transfer takes NKxM items: M READs of N KB each (e.g. 4Kx2, 8Kx1, 1Kx8).
 Without --interleave and --transfer it runs the story's table: 4Kx2 at
@@ -101,7 +113,9 @@ Without --interleave and --transfer it runs the story's table: 4Kx2 at
 	f.BoolVar(&jsonFlag, "json", false, "print a JSON array of rows")
 	f.StringVar(&ilList, "interleave", "", "disk interleaves, e.g. 2-9 or 3,8 (default: the story's)")
 	f.StringVar(&trList, "transfer", "", "transfers NKxM, e.g. 4Kx2,8Kx1 (default: the story's)")
-	f.IntVar(&o.samples, "samples", 8, "runs per row at spread spindle angles")
+	f.IntVar(&o.samples, "samples", 0, "runs per row at spread spindle angles (default 1 steady, 8 isolated)")
+	f.BoolVar(&o.isolated, "isolated", false, "time one transfer from a random spindle angle instead of the steady state")
+	f.IntVar(&o.chunks, "chunks", 4, "8 KB chunks per steady-state run (the first is not timed)")
 	f.IntVar(&o.lba, "lba", 0, "first block read")
 	f.StringVar(&o.mode, "mode", "burst", "data handshake: burst (INIR) or byte")
 	f.IntVar(&o.burst, "burst", 256, "bytes per INIR burst")
@@ -148,6 +162,9 @@ func parseTransfer(s string) (readSecs, reads int, err error) {
 	if n*2*r > diskbench.MaxBlocks {
 		return 0, 0, fmt.Errorf("--transfer: %q exceeds the 32 KB buffer", s)
 	}
+	if r > diskbench.MaxReads {
+		return 0, 0, fmt.Errorf("--transfer: %q has more than %d READs", s, diskbench.MaxReads)
+	}
 	return n * 2, r, nil
 }
 
@@ -180,8 +197,17 @@ func interleaveCases(o interleaveOpts) []interleaveCase {
 }
 
 func benchInterleave(o interleaveOpts, each func(interleaveRow)) ([]interleaveRow, error) {
+	if o.samples == 0 {
+		o.samples = 1
+		if o.isolated {
+			o.samples = 8
+		}
+	}
 	if o.samples < 1 {
 		return nil, fmt.Errorf("--samples %d: at least 1", o.samples)
+	}
+	if !o.isolated && o.chunks < 2 {
+		return nil, fmt.Errorf("--chunks %d: at least 2 (the first is not timed)", o.chunks)
 	}
 	mode := uint8(diskbench.Burst)
 	switch o.mode {
@@ -225,10 +251,14 @@ func benchInterleave(o interleaveOpts, each func(interleaveRow)) ([]interleaveRo
 		secs, reads, _ := parseTransfer(c.transfer)
 		p := diskbench.Defaults()
 		p.Mode, p.Burst, p.ReadSecs, p.Reads, p.LBA = mode, o.burst, secs, reads, o.lba
+		row := interleaveRow{Interleave: c.il, Transfer: c.transfer, Samples: o.samples, MinMS: 1e18, Method: "isolated"}
+		if !o.isolated {
+			p.Reads = reads * o.chunks
+			row.Method, row.Chunks = "steady", o.chunks
+		}
 		if err := p.Validate(); err != nil {
 			return nil, fmt.Errorf("%s at %d:1: %w", c.transfer, c.il, err)
 		}
-		row := interleaveRow{Interleave: c.il, Transfer: c.transfer, Samples: o.samples, MinMS: 1e18}
 		for j := range o.samples {
 			q := dp
 			q.IndexPhase = rev * sched.Time(j) / sched.Time(o.samples)
@@ -239,15 +269,25 @@ func benchInterleave(o interleaveOpts, each func(interleaveRow)) ([]interleaveRo
 			if res.Failed != "" {
 				return nil, fmt.Errorf("%s at %d:1: %s", c.transfer, c.il, res.Failed)
 			}
-			ms := res.Scope.Seconds() * 1000
+			bus, ctc, from := res.Scope, res.CTC, 1
+			if !o.isolated {
+				if bus, ctc, err = res.Steady(reads); err != nil {
+					return nil, err
+				}
+				from = secs * reads // the first chunk's sectors are not timed
+			}
+			ms := bus.Seconds() * 1000
 			row.MS += ms
-			row.CTCMS += res.CTC.Seconds() * 1000
+			row.CTCMS += ctc.Seconds() * 1000
 			row.MinMS, row.MaxMS = min(row.MinMS, ms), max(row.MaxMS, ms)
-			for i := 1; i < len(res.Sectors); i++ {
+			for i := from; i < len(res.Sectors); i++ {
 				if res.Sectors[i].IDAt-res.Sectors[i-1].IDAt > rev {
 					row.Lost++
 				}
 			}
+		}
+		if !o.isolated {
+			row.Lost /= float64(o.chunks - 1)
 		}
 		n := float64(o.samples)
 		row.MS, row.CTCMS, row.Lost = row.MS/n, row.CTCMS/n, row.Lost/n
@@ -267,6 +307,10 @@ func printInterleaveRow(w io.Writer, r interleaveRow) {
 	if r.StoryMS != nil {
 		story = fmt.Sprintf("%6.0f", *r.StoryMS)
 	}
-	fmt.Fprintf(w, "%2d:1 %-5s %7.1f ms  [%6.1f..%6.1f]  story %s ms  lost revolutions %.1f\n",
-		r.Interleave, r.Transfer, r.MS, r.MinMS, r.MaxMS, story, r.Lost)
+	dev := ""
+	if r.StoryMS != nil {
+		dev = fmt.Sprintf(" (%+5.1f%%)", 100*(r.MS / *r.StoryMS - 1))
+	}
+	fmt.Fprintf(w, "%2d:1 %-5s %-8s %7.1f ms  CTC %7.1f ms  [%6.1f..%6.1f]  story %s ms%s  lost revolutions %.1f\n",
+		r.Interleave, r.Transfer, r.Method, r.MS, r.CTCMS, r.MinMS, r.MaxMS, story, dev, r.Lost)
 }

@@ -37,10 +37,11 @@
 // # Why the story's interleave table has its shape
 //
 // Numbers below are from `lbplus bench interleave` (DISKBENCH on the
-// emulated board, means over 8 spindle angles, default Params, nothing
-// fitted): 2:1 162 ms, 3:1 76, 4:1 90, 5:1 105, 6:1 120, 7:1 118, 8:1 133,
-// 9:1 147, and one 8K READ at 3:1 59 ms (story 165, 80, 95, 110, 120, 140,
-// 120, 140 and about 60).
+// emulated board, the steady state of sequential 8 KB chunks as the story's
+// owner measured his bulk transfers, default Params): 2:1 164.7 ms, 3:1
+// 80.4, 4:1 96.1, 5:1 111.8, 6:1 127.5, 7:1 143.1, 8:1 125.5, 9:1 141.2,
+// and one 8K READ a chunk at 3:1 63.7 ms (story 165, 80, 95, 110, 120,
+// 140, 120, 140 and about 60). docs/STORY.md has the whole account.
 //
 //   - 2:1 is host-bound. INIR drains a half in 512 x 5.25 us = 2.69 ms, but
 //     the next logical sector comes 2 slots (1.96 ms) after the previous
@@ -53,20 +54,19 @@
 //     and COMMAND COMPLETE, run its own code, select and send the next CDB;
 //     the controller then decodes and arms. If that turnaround exceeds the
 //     I x 0.98 ms until the next logical sector's ID, a revolution is lost.
-//     At 3:1 it always is (the scope saw it), so one 8K READ saves about a
-//     revolution: 76 -> 59 ms.
+//     At 3:1 it always is (the scope saw it), so one 8K READ saves a
+//     revolution per chunk: 80.4 -> 63.7 ms.
 //   - The turnaround is a fixed time, the slack grows by one slot per step
 //     of interleave; so there is one interleave up to which the revolution
 //     is lost and from which it is kept. The story's 7:1 (140) > 8:1 (120)
-//     puts that step between 7 and 8. With the default (unfitted) firmware
-//     overheads the emulated step falls between 6 and 7; the controller's
-//     CommandOverhead would have to lie between 1.22 and 2.20 ms (default
-//     1.0) for it to fall between 7 and 8 (TestTurnaroundWindow in
-//     roms/diskbench). A step anywhere gives the saw-tooth; where it falls
-//     is the lead's fit. Even then the means of 7:1 and 8:1 differ by only
-//     2 ms (a lost revolution, 16.67 ms, against one slot more per sector,
-//     15 x 0.98 ms); the story's 20 ms gap is within one run's spread of
-//     +-8 ms of rotational latency.
+//     puts that step between 7 and 8: 16 x 7 slots + 2 revolutions = 143
+//     ms against 16 x 8 slots = 125.5 ms. On the board that holds for
+//     CommandOverhead in 1.16-2.14 ms (TestTurnaroundWindow in
+//     roms/diskbench); the default 1.65 ms is the window's centre [FIT].
+//     Timed as isolated transfers from random angles (--isolated) the
+//     means of 7:1 and 8:1 differ by only 2 ms (the first chunk's random
+//     latency dominates), which is why the story's figures read as
+//     steady-state ones.
 //   - Byte by byte (15 us a byte, 7.68 ms a sector) the platter paces only
 //     from 8:1 (7.84 ms); at 9:1 8K x1 takes 153 ms and 4K x2 170 ms.
 //

@@ -5,15 +5,20 @@
 ; Runs from RAM at 0100h. The harness fills the parameter block and jumps to
 ; 0100h; the program makes sure the disk is ready (TEST UNIT READY, not
 ; timed), then issues P_NREAD READ(6) commands of P_RDSEC blocks each from
-; block P_LBA on, back to back into the buffer at 4000h, with the data
-; handshake P_MODE (0 byte by byte, 2 INIR bursts of P_BURST bytes). It
-; times the READs with the CTC (64 us units) and stops with DI; HALT. The
-; harness also times them on the SCSI bus, as the story's scope did.
+; block P_LBA on, each continuing at the block after the previous one, back
+; to back into the 32 KB buffer at 4000h (which wraps: a READ that would
+; run past BFFFh starts again at 4000h), with the data handshake P_MODE
+; (0 byte by byte, 2 INIR bursts of P_BURST bytes). It times the READs with
+; the CTC (64 us units): the total in R_TIME, and the CTC count after each
+; READ in the table R_TAB, so the harness can take the steady state of a
+; run of sequential 8 KB chunks (the story's bulk transfers) apart from the
+; first chunk's random rotational latency. It stops with DI; HALT. The
+; harness also times the READs on the SCSI bus, as the story's scope did.
 ;
-; Between two READs the program only rebuilds the request block and the
-; CDB: the host turnaround that decides whether a revolution is lost
-; between two 4K reads is this code plus scsilib's selection and command
-; phases, all timed by the CPU.
+; Between two READs the program only stamps the time, moves the buffer
+; pointer and rebuilds the request block and the CDB: the host turnaround
+; that decides whether a revolution is lost between two READs is this code
+; plus scsilib's selection and command phases, all timed by the CPU.
 
         ORG 0100h
         jp start
@@ -24,7 +29,7 @@ p_tgt:    DEFB 0        ; disk SCSI ID
 p_mode:   DEFB 2        ; 0 byte by byte, 2 INIR bursts
 p_burst:  DEFB 0        ; burst bytes, 0 = 256
 p_rdsec:  DEFB 8        ; 512-byte blocks per READ, 1..64
-p_nread:  DEFB 2        ; READs, p_nread * p_rdsec <= 64 (32 KB buffer)
+p_nread:  DEFB 2        ; READs, 1..64 (the buffer wraps)
 p_lba:    DEFB 0,0,0    ; first block, low byte first (21 bits)
 p_ready:  DEFB 10       ; TEST UNIT READY tries
 p_tmo:    DEFB 4        ; SCSI timeout units (~1.5 s each)
@@ -36,6 +41,7 @@ r_err:    DEFB 0        ; SE_* code, or 80h when the status was not GOOD
 r_stat:   DEFB 0        ; SCSI status of the failing command
 r_nread:  DEFB 0        ; READs completed
 r_time:   DEFB 0,0,0,0  ; elapsed over the READs, CTC units of 64 us
+r_tab:    DEFS 4*64     ; CTC count (32 bits) at the end of each READ
 
         INCLUDE "scsilib.inc"
 
@@ -73,6 +79,8 @@ rdy2:   ld hl,tries
 
 go:     ld hl,BUF
         ld (ptr),hl
+        ld hl,r_tab
+        ld (tptr),hl
         call tm_read
         ld (t0),hl
         ld (t0+2),de
@@ -80,7 +88,7 @@ go:     ld hl,BUF
 rd:     ld a,(r_nread)
         ld hl,p_nread
         cp (hl)
-        jr nc,done
+        jp nc,done
         ld a,(p_tgt)
         ld (rq+RQ_TGT),a
         ld a,(p_mode)
@@ -109,11 +117,31 @@ rd:     ld a,(r_nread)
         call exec
         jr c,fail
         jr nz,fail
+        call tm_read            ; stamp the end of this READ
+        push de
+        ex de,hl
+        ld hl,(tptr)
+        ld (hl),e
+        inc hl
+        ld (hl),d
+        inc hl
+        pop de
+        ld (hl),e
+        inc hl
+        ld (hl),d
+        inc hl
+        ld (tptr),hl
         ld hl,(ptr)             ; next buffer slice
         ld a,(rq+RQ_LEN+1)
+        ld c,a
         add a,h
         ld h,a
-        ld (ptr),hl
+        add a,c                 ; C = length high byte: does the next fit?
+        jr c,wrap
+        cp (BUF+8000h)/256+1
+        jr c,rd0
+wrap:   ld h,BUF/256
+rd0:    ld (ptr),hl
         ld hl,(p_lba)           ; next block
         ld a,(p_rdsec)
         ld e,a
@@ -125,7 +153,7 @@ rd:     ld a,(r_nread)
         inc (hl)
 rd1:    ld hl,r_nread
         inc (hl)
-        jr rd
+        jp rd
 
 done:   call tm_read
         ld bc,(t0)
@@ -165,6 +193,7 @@ exec:   ld ix,rq
 rq:       DEFS RQ_SIZE
 cdb:      DEFS 6
 ptr:      DEFW 0
+tptr:     DEFW 0
 t0:       DEFB 0,0,0,0
 tries:    DEFB 0
           DEFS 128

@@ -5,17 +5,30 @@
 // ST-125 image formatted at a chosen interleave.
 //
 // The time is taken two ways: by the program itself with the CTC (64 us
-// units, as a program on the real machine could) and on the SCSI bus from
-// the first READ's selection to the bus free after the last READ, as the
-// story's scope did. Nothing here knows the story's figures except Story,
-// which only feeds reports.
+// units, as a program on the real machine could; a stamp after every READ)
+// and on the SCSI bus (every READ's bus free), as the story's scope did.
+//
+// The story's figure is the steady state of a bulk transfer: its owner's
+// backup read sequential 8 KB chunks and he watched them on a scope. So
+// the default measurement (Result.Steady) runs several chunks, each READ
+// continuing at the next block, and takes the mean time per chunk after
+// the first, whose rotational latency is random; from then on the READs
+// are locked to the rotation and the figure does not depend on the spindle
+// angle at the start. Result.Scope (first selection to last bus free) is
+// the isolated measurement of one transfer from a random angle.
+//
+// Nothing here knows the story's figures except Story, which only feeds
+// reports and tests.
 //
 // Known inaccuracies / assumptions:
 //   - The program is placed in RAM directly (no CP/M) and boots through a
 //     three-instruction stub ROM, as the bench harness does [A].
-//   - The story's runs sampled an unknown rotational phase; Run takes the
-//     spindle phase at power-on as an input (acb4000 Params.IndexPhase) so
-//     a report can average over it [A].
+//   - The isolated measurement samples an unknown rotational phase; Run
+//     takes the spindle phase at power-on as an input (acb4000
+//     Params.IndexPhase) so a report can average over it [A].
+//   - A steady run that crosses a cylinder (68 blocks on the ST-125) pays
+//     a seek; the harness's default of four chunks from block 0 stays on
+//     cylinder 0 [A: the story's chunks were "usually on the same track"].
 package diskbench
 
 import (
@@ -39,6 +52,9 @@ type Program struct {
 	Bytes   []byte
 	Params  uint16
 	Results uint16
+	// Stamps is the table of CTC counts taken at the end of each READ
+	// (MaxReads entries of 4 bytes, low byte first).
+	Stamps uint16
 }
 
 // Build assembles DISKBENCH with lbplus/asm.
@@ -47,7 +63,8 @@ func Build() (*Program, error) {
 	if err != nil {
 		return nil, fmt.Errorf("diskbench.asm: %w", err)
 	}
-	p := &Program{Org: r.Org, Bytes: r.Bytes, Params: uint16(r.Symbols["params"]), Results: uint16(r.Symbols["results"])}
+	p := &Program{Org: r.Org, Bytes: r.Bytes, Params: uint16(r.Symbols["params"]), Results: uint16(r.Symbols["results"]),
+		Stamps: uint16(r.Symbols["r_tab"])}
 	if st := r.Symbols["stack"]; st > BufferAddr {
 		return nil, fmt.Errorf("diskbench.asm: program ends at %04Xh, inside its buffer at %04Xh", st, BufferAddr)
 	}
@@ -57,7 +74,8 @@ func Build() (*Program, error) {
 // Layout constants shared with diskbench.asm.
 const (
 	BufferAddr  = 0x4000
-	MaxBlocks   = 64 // 32 KB buffer
+	MaxBlocks   = 64 // 32 KB buffer: the largest READ
+	MaxReads    = 64 // entries in the stamp table
 	ParamsSize  = 10
 	ResultsSize = 8
 	TickUS      = 64 // CTC unit, us
@@ -76,7 +94,7 @@ type Params struct {
 	Mode      uint8 // ByteByByte or Burst
 	Burst     int   // bytes per INIR burst 1..256
 	ReadSecs  int   // blocks per READ 1..64
-	Reads     int   // READ commands, Reads*ReadSecs <= 64
+	Reads     int   // READ commands 1..64 (the buffer wraps)
 	LBA       int   // first block, < 2^21
 	ReadyTrys int   // TEST UNIT READY tries 1..255
 	Timeout   int   // scsilib timeout units 1..255
@@ -96,8 +114,10 @@ func (p Params) Validate() error {
 		return fmt.Errorf("mode %d not byte (0) or burst (2)", p.Mode)
 	case p.Burst < 1 || p.Burst > 256:
 		return fmt.Errorf("burst %d not 1-256", p.Burst)
-	case p.ReadSecs < 1 || p.Reads < 1 || p.ReadSecs*p.Reads > MaxBlocks:
-		return fmt.Errorf("%d READs of %d blocks: 1-%d blocks in all", p.Reads, p.ReadSecs, MaxBlocks)
+	case p.ReadSecs < 1 || p.ReadSecs > MaxBlocks:
+		return fmt.Errorf("READs of %d blocks: 1-%d blocks a READ", p.ReadSecs, MaxBlocks)
+	case p.Reads < 1 || p.Reads > MaxReads:
+		return fmt.Errorf("%d READs: 1-%d", p.Reads, MaxReads)
 	case p.LBA < 0 || p.LBA+p.ReadSecs*p.Reads > 1<<21:
 		return fmt.Errorf("block %d out of range", p.LBA)
 	case p.ReadyTrys < 1 || p.ReadyTrys > 255 || p.Timeout < 1 || p.Timeout > 255:

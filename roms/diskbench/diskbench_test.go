@@ -38,7 +38,8 @@ func TestValidate(t *testing.T) {
 	for name, mut := range map[string]func(*Params){
 		"mode":   func(p *Params) { p.Mode = 1 },
 		"burst":  func(p *Params) { p.Burst = 0 },
-		"blocks": func(p *Params) { p.ReadSecs, p.Reads = 33, 2 },
+		"blocks": func(p *Params) { p.ReadSecs = 65 },
+		"reads":  func(p *Params) { p.Reads = 65 },
 		"lba":    func(p *Params) { p.LBA = 1<<21 - 1 },
 		"target": func(p *Params) { p.Target = 8 },
 	} {

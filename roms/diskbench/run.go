@@ -27,6 +27,14 @@ type Result struct {
 	Scope sched.Time
 	// CTC is the program's own measurement.
 	CTC sched.Time
+	// EndBus[i] is the bus free after the i-th timed READ, EndCTC[i] the
+	// program's CTC stamp after it (relative to the CTC's start; 64 us
+	// resolution). Steady takes chunk periods from them.
+	EndBus, EndCTC []sched.Time
+	// HostTurn is the mean time from a READ's bus free to the next READ's
+	// selection: the Z80's share of the turnaround between two READs (its
+	// code, the stamp, arbitration). Zero with one READ.
+	HostTurn sched.Time
 	// Sectors reports every sector the controller moved during the timed
 	// READs (for explaining lost revolutions).
 	Sectors []acb4000.SectorEvent
@@ -36,6 +44,21 @@ type Result struct {
 	// Buffer is what the READs left in memory.
 	Buffer []byte
 	Failed string
+}
+
+// Steady is the steady-state time per chunk of readsPerChunk READs: the mean
+// period between the ends of the first and the last chunk, on the bus and by
+// the CTC. The first chunk is left out because it starts at a random spindle
+// angle; from its end on, sequential READs are locked to the rotation, as
+// in the story's bulk transfers. It needs at least two chunks.
+func (r Result) Steady(readsPerChunk int) (bus, ctc sched.Time, err error) {
+	if readsPerChunk < 1 || len(r.EndBus) < 2*readsPerChunk || len(r.EndCTC) != len(r.EndBus) {
+		return 0, 0, fmt.Errorf("diskbench: %d READs are fewer than two chunks of %d", len(r.EndBus), readsPerChunk)
+	}
+	chunks := len(r.EndBus) / readsPerChunk
+	a, z := readsPerChunk-1, chunks*readsPerChunk-1
+	n := sched.Time(chunks - 1)
+	return (r.EndBus[z] - r.EndBus[a]) / n, (r.EndCTC[z] - r.EndCTC[a]) / n, nil
 }
 
 // Run boots a fresh board with disk on SCSI ID p.Target, runs DISKBENCH
@@ -94,7 +117,7 @@ func Run(prog *Program, disk *acb4000.Disk, dp acb4000.Params, p Params, waitOnD
 		buf[i] = b.RAM(prog.Results + uint16(i))
 	}
 	res.Program = DecodeResults(buf)
-	res.Buffer = make([]byte, p.Reads*p.ReadSecs*BlockSize)
+	res.Buffer = make([]byte, min(p.Reads*p.ReadSecs, MaxBlocks)*BlockSize)
 	for i := range res.Buffer {
 		res.Buffer[i] = b.RAM(BufferAddr + uint16(i))
 	}
@@ -115,6 +138,24 @@ func Run(prog *Program, disk *acb4000.Disk, dp acb4000.Params, p Params, waitOnD
 		return res, fmt.Errorf("diskbench: the scope saw %d selections for %d READs", len(sels), p.Reads)
 	}
 	res.Scope = frees[len(frees)-1] - sels[first]
+	if len(frees) < p.Reads {
+		return res, fmt.Errorf("diskbench: the scope saw %d bus frees for %d READs", len(frees), p.Reads)
+	}
+	res.EndBus = frees[len(frees)-p.Reads:]
+	if p.Reads > 1 {
+		var sum sched.Time
+		for i := range p.Reads - 1 {
+			sum += sels[first+i+1] - res.EndBus[i]
+		}
+		res.HostTurn = sum / sched.Time(p.Reads-1)
+	}
+	for i := range p.Reads {
+		var v uint32
+		for k := range 4 {
+			v |= uint32(b.RAM(prog.Stamps+uint16(4*i+k))) << (8 * k)
+		}
+		res.EndCTC = append(res.EndCTC, sched.Time(v)*TickUS*sched.Microsecond)
+	}
 	if len(acks) > 1 {
 		d := make([]sched.Time, len(acks)-1)
 		for i := range d {

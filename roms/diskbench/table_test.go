@@ -36,12 +36,15 @@ func meanScope(t *testing.T, prog *Program, il int, p Params, samples int) float
 	return sum / float64(samples)
 }
 
-// The shape of the story's table that does not depend on where the
-// turnaround step falls emerges on the board with unfitted defaults: 2:1
+// The isolated measurement (one transfer from a random spindle angle,
+// averaged over angles; `bench interleave --isolated`) keeps the shape of
+// the story's table that does not depend on where the turnaround step
+// falls: 2:1
 // host-bound and about twice 3:1, 3:1 the fastest, 3:1..6:1 rising by a
 // slot per sector, and one 8K READ at 3:1 a revolution faster than two 4K
-// READs. (Where 7:1 and 8:1 fall is the lead's fit; see
-// TestTurnaroundWindow.)
+// READs. (Where 7:1 and 8:1 fall is CommandOverhead's fit; see
+// TestTurnaroundWindow. The story's figures are steady-state ones:
+// TestSteadyTable.)
 func TestInterleaveTableShape(t *testing.T) {
 	if testing.Short() {
 		t.Skip("board runs over spindle angles")
