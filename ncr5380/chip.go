@@ -270,12 +270,15 @@ func (c *Chip) Read(reg int) uint8 {
 	}
 }
 
+// csbBits maps the bus lines to register 4's bits.
+var csbBits = [...]struct {
+	line scsi.Line
+	bit  uint8
+}{{scsi.DBP, CSBDBP}, {scsi.SEL, CSBSEL}, {scsi.IO, CSBIO}, {scsi.CD, CSBCD}, {scsi.MSG, CSBMSG}, {scsi.REQ, CSBREQ}, {scsi.BSY, CSBBSY}, {scsi.RST, CSBRST}}
+
 func csb(l scsi.Line) uint8 {
 	var v uint8
-	for _, m := range []struct {
-		line scsi.Line
-		bit  uint8
-	}{{scsi.DBP, CSBDBP}, {scsi.SEL, CSBSEL}, {scsi.IO, CSBIO}, {scsi.CD, CSBCD}, {scsi.MSG, CSBMSG}, {scsi.REQ, CSBREQ}, {scsi.BSY, CSBBSY}, {scsi.RST, CSBRST}} {
+	for _, m := range csbBits {
 		if l&m.line != 0 {
 			v |= m.bit
 		}

@@ -211,3 +211,27 @@ func BenchmarkAt(b *testing.B) {
 		s.Advance(s.Now() + 100)
 	}
 }
+
+// BenchmarkBoardLikeQueue is the board's pattern: a few far events (timers,
+// spindle, tape) and a chain of near ones (a handshake step every few
+// hundred ns), each scheduled as the previous one runs.
+func BenchmarkBoardLikeQueue(b *testing.B) {
+	s := New()
+	var far [8]Event
+	for i := range far {
+		e := &far[i]
+		period := Time(1000+i*777) * Nanosecond
+		e.Init("far", func(now Time) { s.Schedule(e, now+period) })
+		s.Schedule(e, period)
+	}
+	var near [3]Event
+	for i := range near {
+		e := &near[(i+1)%3]
+		d := Time(150+50*i) * Nanosecond
+		near[i].Init("near", func(now Time) { s.Schedule(e, now+d) })
+	}
+	s.Schedule(&near[0], 100)
+	for b.Loop() {
+		s.Advance(s.Next())
+	}
+}
