@@ -37,7 +37,10 @@ type Params struct {
 	// (preamble, header, 8192 data bytes and check bytes, gap). Native
 	// rate 8192 B / 208 ms = 39.4 KB/s. [FIT] to the net rates of the
 	// story's streaming rows, 8192/(k*SlotTime) at k = 3, 4, 6 (REFERENCE.md
-	// 9 finds 206-214 ms); the Mac's 19 KB/s at 2:1 [F APPLE] agrees.
+	// 9 finds 206-214 ms). Window (docs/PARAMETERS.md): 207.3-211.8 ms, the
+	// 12,787 row within 3% below, burst 4K x2 still missing tape 3:1 above
+	// (with BlockPrepare at its value). The Mac's 17-18 min per 20 MB at
+	// every second slot [F APPLE, A] gives 205-217 ms and agrees.
 	SlotTime sched.Time
 	// DataTime: slot start -> last data and check byte written or read,
 	// 90% of the slot; the rest is gap [A].
@@ -80,17 +83,22 @@ type Params struct {
 	ArmLead sched.Time
 	// BlockPrepare: a write block is complete in the buffer -> ready for
 	// the formatter. The firmware computes the block's check bytes over the
-	// whole buffered block before writing it (33 us a byte on an 8-bit
-	// controller) [FIT]: this lead time is what makes a burst host with
-	// 4K x2 disk reads miss 3:1 while 8K x1 reads make it (REFERENCE.md 9
-	// "Open"); see docs/TAPE.md.
+	// whole buffered block before writing it: 8192 bytes x 33.2 us a byte
+	// (a table-driven CRC step of about 33 machine cycles on a 12 MHz 8031)
+	// = 272 ms. [FIT]: the per-byte time is chosen so that a burst host with
+	// 8K x1 disk reads makes tape 3:1 while one with 4K x2 reads misses it
+	// (REFERENCE.md 9 "Open"); window 259-277 ms (31.6-33.8 us a byte), see
+	// docs/PARAMETERS.md and docs/TAPE.md.
 	BlockPrepare sched.Time
 	// IdleStop: no READ or WRITE for this long after the last one's status
 	// -> the firmware stops the tape (and backs up for the next block)
 	// rather than run on not knowing whether the host will continue [FIT]
-	// 250 ms: longer than a byte-by-byte host's disk reads between blocks
-	// (<= 200 ms), shorter than a BIOS host's (>= 300 ms), so the BIOS path
-	// stops at every block whatever the interleave (docs/TAPE.md).
+	// 250 ms, the centre of its window 200-300 ms: longer than a
+	// byte-by-byte host's disk reads between blocks (<= 200 ms), shorter
+	// than a BIOS host's (>= 300 ms), so the BIOS path stops at every block
+	// whatever the tape interleave, as the story says (docs/TAPE.md). The
+	// five table rows alone do not constrain it (at tape 1:1 the BIOS host
+	// misses every slot anyway).
 	IdleStop sched.Time
 	// ReadCheck: last byte of a slot read -> block checked and ready to
 	// send [A] 5 ms.
