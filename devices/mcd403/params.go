@@ -40,7 +40,7 @@ type Params struct {
 	// 9 finds 206-214 ms). Window (docs/PARAMETERS.md): 207.3-211.8 ms, the
 	// 12,787 row within 3% below, burst 4K x2 still missing tape 3:1 above
 	// (with BlockPrepare at its value). The Mac's 17-18 min per 20 MB at
-	// every second slot [F APPLE, A] gives 205-217 ms and agrees.
+	// every second slot [F APPLE, A] gives 199-221 ms and agrees.
 	SlotTime sched.Time
 	// DataTime: slot start -> last data and check byte written or read,
 	// 90% of the slot; the rest is gap [A].
