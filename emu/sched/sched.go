@@ -11,6 +11,12 @@
 // time run in the order they were scheduled, so a run is a pure function of its
 // inputs.
 //
+// A device whose edges recur (a handshake step per byte) owns its Events,
+// set up once with Event.Init or NewEvent, and queues them again with
+// Schedule or ScheduleAfter: nothing is allocated per edge. At and After
+// give one-shot events, taken from chunks allocated a hundred or so at a
+// time.
+//
 // Contract for the board loop: the CPU runs ahead of the scheduler up to the
 // time of the next event. Before a device is accessed at time t the board calls
 // Advance(t), which first runs every event due at or before t. A device that
