@@ -27,6 +27,9 @@ func TestBuildLayout(t *testing.T) {
 	for sym, off := range map[string]int{"r_state": 0, "r_err": 1, "r_stat": 2, "r_nread": 3, "r_time": 4} {
 		assert.Equal(t, int64(p.Results)+int64(off), r.Symbols[sym], sym)
 	}
+	assert.Equal(t, p.Results+ResultsSize, p.Stamps, "the stamp table follows the results")
+	assert.LessOrEqual(t, r.Symbols["r_tab"]+4*MaxReads, r.Symbols["stack"], "the table holds MaxReads stamps")
+	assert.Less(t, r.Symbols["stack"], int64(BufferAddr))
 	assert.Equal(t, int64(0), r.Symbols["tm_vtab"]&7)
 	// The defaults assembled in equal Defaults().Encode().
 	off := p.Params - p.Org
@@ -98,4 +101,46 @@ func TestRunReadsOnBoard(t *testing.T) {
 	require.Empty(t, res.Failed)
 	t.Logf("byte by byte: %v a byte", res.MedianByte)
 	assert.InDelta(t, float64(15*sched.Microsecond), float64(res.MedianByte), float64(sched.Microsecond))
+}
+
+// More READs than the buffer holds wrap it: 80 blocks as ten 4 KB READs
+// continue block by block, the last 32 KB (blocks 16-79) end up in memory
+// in wrapped order, and Steady takes the chunk period from the stamps.
+func TestRunWrapsBuffer(t *testing.T) {
+	prog, err := Build()
+	require.NoError(t, err)
+	path := filepath.Join(t.TempDir(), "hd.img")
+	require.NoError(t, acb4000.Create(path, acb4000.ST125, true, 3))
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	require.NoError(t, err)
+	blk := make([]byte, BlockSize*80)
+	for i := range blk {
+		blk[i] = pattern(i/BlockSize, i%BlockSize)
+	}
+	_, err = f.WriteAt(blk, 0)
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+	d, err := acb4000.Open(path, false)
+	require.NoError(t, err)
+	defer d.Close()
+	p := Defaults()
+	p.Reads = 10
+	res, err := Run(prog, d, acb4000.DefaultParams(), p, false)
+	require.NoError(t, err)
+	require.Empty(t, res.Failed)
+	assert.Equal(t, 10, res.Program.Reads)
+	require.Len(t, res.Buffer, 32768)
+	for slot := range 64 {
+		lba := 64 + slot // blocks 64-79 overwrite slots 0-15
+		if slot >= 16 {
+			lba = slot
+		}
+		assert.Equal(t, blk[lba*BlockSize:(lba+1)*BlockSize], res.Buffer[slot*BlockSize:(slot+1)*BlockSize], "slot %d", slot)
+	}
+	require.Len(t, res.EndBus, 10)
+	bus, ctc, err := res.Steady(2)
+	require.NoError(t, err)
+	assert.InDelta(t, float64(bus), float64(ctc), float64(200*sched.Microsecond))
+	_, _, err = res.Steady(6)
+	assert.Error(t, err, "fewer than two chunks")
 }
