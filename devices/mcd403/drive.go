@@ -654,7 +654,7 @@ func (d *Drive) moveTo(now sched.Time, x position) sched.Time {
 		t = now + d.p.RampTime
 		d.moving = false
 	}
-	t += d.moveTime(x - from)
+	t += d.seekTime(from, x)
 	d.x0, d.busyUntil = x, t
 	return t
 }

@@ -361,3 +361,34 @@ func TestTurnaroundEndAndSeek(t *testing.T) {
 	assert.Equal(t, 2, r.d.Stats().Seeks)
 	assert.Less(t, res.End-res.Start, 20*60*sched.Second, "searched at SearchFactor speed")
 }
+
+// The next interleave pass starts near the load point, where a serpentine
+// path with an even track count ends: going from the last block of pass 1
+// to the first block of pass 2 is a short seek, not a search back over the
+// whole cartridge (which took longer than BACKUP's SCSI timeout).
+func TestNextPassIsNearTheEndOfThePath(t *testing.T) {
+	p := DefaultParams()
+	r := newRig(t, rigOpts{interleave: 3})
+	last := r.d.lay.passStart[1] - 1 // last block of pass 0, in the last track
+	require.Equal(t, byte(scsi.StatusGood), r.run(t, rw(OpWrite, last, 1), make([]byte, 8192)).Status)
+	tr, _ := r.d.physicalAt(r.d.slotPos(r.d.lay.physical(last)))
+	assert.Equal(t, p.Tracks-1, tr)
+	res := r.run(t, rw(OpWrite, last+1, 1), pattern(last+1, 8192))
+	require.Equal(t, byte(scsi.StatusGood), res.Status)
+	assert.Less(t, res.End-res.Start, 10*sched.Second, "a seek of a few slots plus the head stepping back to track 0")
+	assert.Greater(t, res.End-res.Start, sched.Time(p.Tracks-1)*p.HeadStep)
+}
+
+func TestPhysicalPlaceOnTheSerpentine(t *testing.T) {
+	r := newRig(t, rigOpts{interleave: 1})
+	p := r.d.p
+	tr0, a0 := r.d.physicalAt(r.d.slotPos(0))
+	trE, aE := r.d.physicalAt(r.d.slotPos(p.SlotsPerTrack() - 1))
+	tr1, a1 := r.d.physicalAt(r.d.slotPos(p.SlotsPerTrack()))
+	assert.Equal(t, []int{0, 0, 1}, []int{tr0, trE, tr1})
+	assert.Less(t, a0, aE)
+	assert.Greater(t, a1, aE, "track 1 starts at the far end, where track 0 ended")
+	trL, aL := r.d.physicalAt(r.d.endPos())
+	assert.Equal(t, p.Tracks-1, trL)
+	assert.Equal(t, r.d.startOffset(), aL, "an even track count ends back at the load point")
+}

@@ -55,3 +55,41 @@ func (d *Drive) startOffset() position { return d.p.RampTime/2 + d.p.Resync }
 
 // endPos is the end of the path (past the last slot).
 func (d *Drive) endPos() position { return d.slotPos(d.p.Blocks-1) + d.p.SlotTime }
+
+// physicalAt returns the track and the longitudinal place on the tape (in
+// tape time at speed from the load point) of path position x. The path is
+// serpentine [A]: even tracks run away from the load point, odd tracks back
+// towards it, so with an even track count the end of the path is back at
+// the load point. A stopped tape seeks by longitudinal distance while the
+// head steps across tracks; the path position alone would make the start
+// of a new interleave pass look a whole cartridge away.
+func (d *Drive) physicalAt(x position) (track int, along position) {
+	base := d.startOffset()
+	if x <= base {
+		return 0, x
+	}
+	trackLen := sched.Time(d.p.SlotsPerTrack()) * d.p.SlotTime
+	seg := trackLen + d.p.Turnaround
+	rel := x - base
+	track = int(rel / seg)
+	within := min(rel%seg, trackLen) // a turnaround happens at the track end
+	if track >= d.p.Tracks {
+		track, within = d.p.Tracks-1, trackLen
+	}
+	if track%2 == 1 {
+		within = trackLen - within
+	}
+	return track, base + within
+}
+
+// seekTime is a start-stop move from path position from to x: the tape
+// moves the longitudinal distance while the head steps to the new track.
+func (d *Drive) seekTime(from, x position) sched.Time {
+	t0, a0 := d.physicalAt(from)
+	t1, a1 := d.physicalAt(x)
+	steps := t1 - t0
+	if steps < 0 {
+		steps = -steps
+	}
+	return max(d.moveTime(a1-a0), sched.Time(steps)*d.p.HeadStep)
+}

@@ -48,6 +48,10 @@ type Params struct {
 	// VerifyLag: last byte written -> its read-after-write check done
 	// (the read gap trails the write gap) [A] 2 ms.
 	VerifyLag sched.Time
+	// HeadStep: the head positioner crossing one track while the tape is
+	// stopped or searching [A] 15 ms (stepper head positioners of
+	// minicartridge drives of the time). Overlaps the tape's own move.
+	HeadStep sched.Time
 	// Turnaround: end of a track -> the next track (reverse, head step)
 	// while streaming [A] 600 ms. Included in the path length, so streaming
 	// crosses it without stopping.
@@ -142,6 +146,7 @@ func DefaultParams() Params {
 		DataTime:           187 * sched.Millisecond,
 		VerifyLag:          2 * sched.Millisecond,
 		Turnaround:         600 * sched.Millisecond,
+		HeadStep:           15 * sched.Millisecond,
 		RampTime:           400 * sched.Millisecond,
 		SearchFactor:       2,
 		Resync:             624 * sched.Millisecond,
@@ -174,7 +179,7 @@ func (p Params) Validate() error {
 		return fmt.Errorf("mcd403: ramp time %v and search factor %d must be positive", p.RampTime, p.SearchFactor)
 	case p.FIFOSize < 2 || p.DrainChunk < 1 || p.DrainChunk > p.FIFOSize-1 || p.BlockSize%p.DrainChunk != 0:
 		return fmt.Errorf("mcd403: FIFO %d / drain chunk %d: the chunk must fit the FIFO and divide the block", p.FIFOSize, p.DrainChunk)
-	case p.VerifyLag < 0 || p.Turnaround < 0 || p.Resync < 0 || p.ArmLead < 0 || p.BlockPrepare < 0 || p.IdleStop <= 0 || p.ReadCheck < 0:
+	case p.VerifyLag < 0 || p.Turnaround < 0 || p.HeadStep < 0 || p.Resync < 0 || p.ArmLead < 0 || p.BlockPrepare < 0 || p.IdleStop <= 0 || p.ReadCheck < 0:
 		return fmt.Errorf("mcd403: negative delay")
 	}
 	return nil
