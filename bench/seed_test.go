@@ -3,7 +3,6 @@ package bench
 import (
 	"fmt"
 	"math"
-	"os"
 	"strings"
 	"testing"
 
@@ -25,17 +24,12 @@ var seedTolerance = map[string]float64{
 }
 
 // TestSeedRegression replays the story's table and guards it: no change to
-// a model or a Z80 routine may move these figures unnoticed. Until the
-// device models are tuned, a miss skips the test (reporting the measured
-// values) unless LBPLUS_SEED_STRICT is set.
+// a model or a Z80 routine may move these figures unnoticed.
 func TestSeedRegression(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs five boards through 128 KB each")
 	}
 	res, err := RunRows(Rows(seedPasses), Options{Dir: scratch(t)}, nil)
-	if err != nil && strings.Contains(err.Error(), "not available") {
-		t.Skip(err)
-	}
 	require.NoError(t, err)
 	var misses []string
 	for _, r := range res {
@@ -60,11 +54,7 @@ func TestSeedRegression(t *testing.T) {
 				r.Name, r.Repositions, seedPasses))
 		}
 	}
-	if len(misses) == 0 {
-		return
+	if len(misses) > 0 {
+		t.Error(strings.Join(misses, "\n"))
 	}
-	if os.Getenv("LBPLUS_SEED_STRICT") == "" {
-		t.Skipf("models not tuned to the story yet (set LBPLUS_SEED_STRICT=1 to fail):\n%s", strings.Join(misses, "\n"))
-	}
-	t.Error(strings.Join(misses, "\n"))
 }
