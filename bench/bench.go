@@ -156,11 +156,6 @@ func writePattern(path string, first, blocks int) error {
 // measured whole would understate them by several percent [D].
 const SteadyMinPasses = 4
 
-// bootROM maps RAM over the EPROM and jumps to BACKUP: LD A,40h; OUT (00h),A;
-// JP 0100h. The same bytes are put in RAM so execution continues there once
-// the EPROM is switched out.
-var bootStub = []byte{0x3E, emu.LatchRAM, 0xD3, 0x00, 0xC3, 0x00, 0x01}
-
 // consoleDrain lets the DART finish the characters still in its transmit
 // buffer when the program halts: 3 characters at 9615 baud [D].
 const consoleDrain = 5 * sched.Millisecond
@@ -183,12 +178,7 @@ func Run(s Setup, o Options) (Result, error) {
 		return res, err
 	}
 
-	rom := make([]byte, 4096)
-	for i := range rom {
-		rom[i] = 0xFF
-	}
-	copy(rom, bootStub)
-	cfg := emu.DefaultConfig(rom)
+	cfg := emu.DefaultConfig(emu.StubROM(0x0100))
 	cfg.ROMName = "bench boot stub"
 	cfg.SCSIID = HostID
 	cfg.WaitOnDRQ = o.WaitOnDRQ
@@ -244,7 +234,7 @@ func Run(s Setup, o Options) (Result, error) {
 	if o.OnBus != nil {
 		o.OnBus(bus)
 	}
-	b.LoadRAM(0, bootStub)
+	b.LoadRAM(0, emu.Stub(0x0100))
 	b.LoadRAM(prog.Org, prog.Bytes)
 	b.LoadRAM(prog.Params, p.Encode())
 

@@ -11,11 +11,6 @@ import (
 	"lbplus/scsi"
 )
 
-// bootStub maps RAM over the EPROM and jumps to 0100h: LD A,40h; OUT (00h),A;
-// JP 0100h. The same bytes go into RAM so execution continues there once the
-// EPROM is switched out.
-var bootStub = []byte{0x3E, emu.LatchRAM, 0xD3, 0x00, 0xC3, 0x00, 0x01}
-
 // HostID is the board's SCSI ID (jumpers).
 const HostID = 7
 
@@ -68,12 +63,7 @@ func Run(prog *Program, disk *acb4000.Disk, dp acb4000.Params, p Params, waitOnD
 	if err := p.Validate(); err != nil {
 		return res, err
 	}
-	rom := make([]byte, 4096)
-	for i := range rom {
-		rom[i] = 0xFF
-	}
-	copy(rom, bootStub)
-	cfg := emu.DefaultConfig(rom)
+	cfg := emu.DefaultConfig(emu.StubROM(0x0100))
 	cfg.ROMName = "diskbench boot stub"
 	cfg.SCSIID = HostID
 	cfg.WaitOnDRQ = waitOnDRQ
@@ -104,7 +94,7 @@ func Run(prog *Program, disk *acb4000.Disk, dp acb4000.Params, p Params, waitOnD
 	})
 	ctl.Trace = func(e acb4000.SectorEvent) { res.Sectors = append(res.Sectors, e) }
 
-	b.LoadRAM(0, bootStub)
+	b.LoadRAM(0, emu.Stub(0x0100))
 	b.LoadRAM(prog.Org, prog.Bytes)
 	b.LoadRAM(prog.Params, p.Encode())
 	state := func() uint8 { return b.RAM(prog.Results) }

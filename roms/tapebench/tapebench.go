@@ -176,8 +176,6 @@ type Result struct {
 	Drive      mcd403.Stats `json:"-"`
 }
 
-var bootStub = []byte{0x3E, emu.LatchRAM, 0xD3, 0x00, 0xC3, 0x00, 0x01}
-
 // Options control how a run is carried out.
 type Options struct {
 	// Dir is where the cartridge image is made (it must exist).
@@ -233,12 +231,7 @@ func Run(s Setup, o Options) (Result, error) {
 		}
 	}
 
-	rom := make([]byte, 4096)
-	for i := range rom {
-		rom[i] = 0xFF
-	}
-	copy(rom, bootStub)
-	cfg := emu.DefaultConfig(rom)
+	cfg := emu.DefaultConfig(emu.StubROM(0x0100))
 	cfg.ROMName = "tapebench boot stub"
 	cfg.SCSIID = HostID
 	cfg.WaitOnDRQ = o.WaitOnDRQ
@@ -262,7 +255,7 @@ func Run(s Setup, o Options) (Result, error) {
 		bus.Observe(scsi.NewTextTrace(o.Trace).Change)
 		drive.Trace = func(now sched.Time, ev string) { traceLine(o.Trace, now, "mcd403: "+ev) }
 	}
-	b.LoadRAM(0, bootStub)
+	b.LoadRAM(0, emu.Stub(0x0100))
 	b.LoadRAM(prog.Org, prog.Bytes)
 	b.LoadRAM(prog.Params, s.Encode())
 
