@@ -57,7 +57,7 @@ replaced.`,
 	rootCmd.AddCommand(diskCmd)
 
 	rf := runCmd.Flags()
-	rf.StringVar(&hdFlags.lun0, "hd0", "", "disk image for the ACB-4000 at SCSI ID 0, LUN 0 (make one with `lbplus disk create`)")
+	rf.StringVar(&hdFlags.lun0, "hd0", "", "disk image `FILE` for the ACB-4000 at SCSI ID 0, LUN 0 (make one with lbplus disk create)")
 	rf.StringVar(&hdFlags.lun1, "hd0-lun1", "", "disk image for the ACB-4000's second drive (LUN 1)")
 	runAttach = append(runAttach, attachHD0)
 }

@@ -58,7 +58,7 @@ BLANK CHECK, or as zeros with --zeros. An existing FILE is never replaced.`,
 	tapeCmd.AddCommand(create, info)
 	rootCmd.AddCommand(tapeCmd)
 
-	runCmd.Flags().StringVar(&tapeFlags.path, "tape", "", "cartridge image for the MCD-403 at SCSI ID 1 (make one with `lbplus tape create`)")
+	runCmd.Flags().StringVar(&tapeFlags.path, "tape", "", "cartridge image `FILE` for the MCD-403 at SCSI ID 1 (make one with lbplus tape create)")
 	runAttach = append(runAttach, attachTape)
 }
 
