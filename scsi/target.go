@@ -92,7 +92,8 @@ type Target struct {
 	timing Timing
 
 	state      tstate
-	x          *transfer
+	x          *transfer // the transfer in progress: nil, or &xbuf
+	xbuf       transfer
 	xs         xstate
 	ev         *sched.Event
 	lastAckOff sched.Time
@@ -106,9 +107,11 @@ type Target struct {
 
 	Stats TargetStats
 
-	// Event names, built once: there are several events per byte.
-	evPhase         [8]string
-	evReq, evReqOff string
+	// The per-byte steps are events the engine owns and reschedules, so
+	// nothing is allocated per byte: one phase step per information phase
+	// (each named after its phase), REQ on, REQ off.
+	evPhase         [8]sched.Event
+	evReq, evReqOff sched.Event
 }
 
 // NewTarget attaches a target engine with SCSI ID id (0-7) to bus.
@@ -119,9 +122,10 @@ func NewTarget(bus *Bus, id int, name string, dev Device, timing Timing) *Target
 	t := &Target{bus: bus, s: bus.Sched(), id: id, name: name, dev: dev, timing: timing}
 	t.port = bus.Attach(name, t.onChange)
 	for p := range t.evPhase {
-		t.evPhase[p] = name + " " + Phase(p).String()
+		t.evPhase[p].Init(name+" "+Phase(p).String(), t.stepPhase)
 	}
-	t.evReq, t.evReqOff = name+" REQ", name+" REQ off"
+	t.evReq.Init(name+" REQ", t.reqOn)
+	t.evReqOff.Init(name+" REQ off", t.reqOff)
 	return t
 }
 
@@ -176,18 +180,18 @@ func (t *Target) ReceiveByte(done func(now sched.Time, b byte)) { t.Receive(Data
 // phase lines first if needed. REQ is asserted ReqAfterAck after the
 // previous byte's ACK release at the earliest.
 func (t *Target) Send(p Phase, b byte, done func(now sched.Time)) {
-	t.start(&transfer{phase: p, in: true, b: b, gap: t.timing.ReqAfterAck, doneIn: done})
+	t.start(transfer{phase: p, in: true, b: b, gap: t.timing.ReqAfterAck, doneIn: done})
 }
 
 // Receive takes one byte in phase p (DataOut, Command, MsgOut).
 func (t *Target) Receive(p Phase, done func(now sched.Time, b byte)) {
-	t.start(&transfer{phase: p, in: false, gap: t.timing.ReqAfterAck, doneOut: done})
+	t.start(transfer{phase: p, in: false, gap: t.timing.ReqAfterAck, doneOut: done})
 }
 
 // receiveSlow takes a byte handled by the target's firmware (COMMAND,
 // MESSAGE OUT), paced by CommandReqAfterAck.
 func (t *Target) receiveSlow(p Phase, done func(now sched.Time, b byte)) {
-	t.start(&transfer{phase: p, in: false, gap: t.timing.CommandReqAfterAck, doneOut: done})
+	t.start(transfer{phase: p, in: false, gap: t.timing.CommandReqAfterAck, doneOut: done})
 }
 
 // Complete ends the command: STATUS (status), MESSAGE IN COMMAND COMPLETE,
@@ -196,9 +200,9 @@ func (t *Target) Complete(status byte) {
 	if t.state != stConnected {
 		return // the connection was reset under the device
 	}
-	t.start(&transfer{phase: Status, in: true, b: status, delay: t.timing.StatusDelay, gap: t.timing.ReqAfterAck,
+	t.start(transfer{phase: Status, in: true, b: status, delay: t.timing.StatusDelay, gap: t.timing.ReqAfterAck,
 		doneIn: func(sched.Time) {
-			t.start(&transfer{phase: MsgIn, in: true, b: MsgCommandComplete, delay: t.timing.MessageDelay, gap: t.timing.ReqAfterAck,
+			t.start(transfer{phase: MsgIn, in: true, b: MsgCommandComplete, delay: t.timing.MessageDelay, gap: t.timing.ReqAfterAck,
 				doneIn: func(sched.Time) {
 					t.ev = t.s.After(t.timing.BusFreeDelay, t.name+" bus free", func(sched.Time) {
 						t.ev = nil
@@ -208,7 +212,7 @@ func (t *Target) Complete(status byte) {
 		}})
 }
 
-func (t *Target) start(x *transfer) {
+func (t *Target) start(x transfer) {
 	if t.state != stConnected {
 		return // stale call after a bus reset: the device's event outlived it
 	}
@@ -218,14 +222,16 @@ func (t *Target) start(x *transfer) {
 	if x.phase > MsgIn || x.phase == Reserved4 || x.phase == Reserved5 {
 		panic(fmt.Sprintf("scsi: target %q: transfer in phase %v", t.name, x.phase))
 	}
-	t.x = x
+	t.xbuf = x
+	t.x = &t.xbuf
 	t.xs = xStart
 	now := t.s.Now()
 	at := now + x.delay
 	if g := t.lastAckOff + x.gap; g > at {
 		at = g
 	}
-	t.ev = t.s.At(at, t.evPhase[x.phase], t.stepPhase)
+	t.ev = &t.evPhase[x.phase]
+	t.s.Schedule(t.ev, at)
 }
 
 // stepPhase drives the phase lines and, for a byte to the initiator, the
@@ -249,13 +255,27 @@ func (t *Target) stepPhase(now sched.Time) {
 			t.port.DriveData(0, false)
 		}
 		t.xs = xReq
-		t.ev = t.s.At(reqAt, t.evReq, func(now sched.Time) {
-			t.ev = nil
-			t.act(now, func() {
-				t.xs = xWaitAck
-				t.port.Drive(REQ, REQ)
-			})
-		})
+		t.ev = &t.evReq
+		t.s.Schedule(t.ev, reqAt)
+	})
+}
+
+func (t *Target) reqOn(now sched.Time) {
+	t.ev = nil
+	t.act(now, func() {
+		t.xs = xWaitAck
+		t.port.Drive(REQ, REQ)
+	})
+}
+
+func (t *Target) reqOff(now sched.Time) {
+	t.ev = nil
+	t.act(now, func() {
+		t.xs = xWaitOff
+		t.port.Drive(0, REQ)
+		if t.x.in {
+			t.port.DriveData(0, false)
+		}
 	})
 }
 
@@ -315,16 +335,8 @@ func (t *Target) poll(now sched.Time) {
 					t.x.b = t.bus.Data()
 				}
 				t.xs = xReqOff
-				t.ev = t.s.After(t.timing.ReqOffAfterAck, t.evReqOff, func(now sched.Time) {
-					t.ev = nil
-					t.act(now, func() {
-						t.xs = xWaitOff
-						t.port.Drive(0, REQ)
-						if t.x.in {
-							t.port.DriveData(0, false)
-						}
-					})
-				})
+				t.ev = &t.evReqOff
+				t.s.ScheduleAfter(t.ev, t.timing.ReqOffAfterAck)
 			}
 		case xWaitOff:
 			if lines&ACK == 0 {
@@ -401,7 +413,7 @@ func (t *Target) commandByte() {
 }
 
 func (t *Target) finish(now sched.Time) {
-	x := t.x
+	x := *t.x // a copy: done may start the next transfer in xbuf
 	t.x, t.xs = nil, xNone
 	t.lastAckOff = now
 	if x.in {
