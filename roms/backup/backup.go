@@ -30,6 +30,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io/fs"
+	"sync"
 
 	"lbplus/asm"
 	"lbplus/roms/bios"
@@ -56,20 +57,30 @@ type Program struct {
 	Stack   uint16 // end of program (top of its stack)
 }
 
-// Build assembles BACKUP with lbplus/asm.
-func Build() (*Program, error) {
+// Build assembles BACKUP with lbplus/asm. The source is embedded and the
+// settings travel in the parameter block, so the program is assembled once
+// per process; callers share the result and must not modify Bytes.
+func Build() (*Program, error) { return build() }
+
+var build = sync.OnceValues(func() (*Program, error) {
 	r, err := asm.Assemble(Sources(), "backup.asm", asm.Options{})
 	if err != nil {
 		return nil, fmt.Errorf("backup.asm: %w", err)
 	}
-	sym := func(n string) uint16 { return uint16(r.Symbols[n]) }
-	p := &Program{Org: r.Org, Bytes: r.Bytes, Entry: r.Org,
-		Params: sym("params"), Results: sym("results"), Buffer: sym("BUF"), Stack: sym("stack")}
+	p := &Program{Org: r.Org, Bytes: r.Bytes, Entry: r.Org}
+	for _, s := range []struct {
+		name string
+		to   *uint16
+	}{{"params", &p.Params}, {"results", &p.Results}, {"BUF", &p.Buffer}, {"stack", &p.Stack}} {
+		if *s.to, err = r.Symbol(s.name); err != nil {
+			return nil, fmt.Errorf("backup.asm: %w", err)
+		}
+	}
 	if p.Stack > p.Buffer {
 		return nil, fmt.Errorf("backup.asm: program ends at %04Xh, inside its buffer at %04Xh", p.Stack, p.Buffer)
 	}
 	return p, nil
-}
+})
 
 // Source selects how the disk is read.
 type Source uint8
