@@ -195,47 +195,46 @@ func (c *Controller) hostStep(now sched.Time, x *xfer) {
 	buf := c.buf[h*halfSize : (h+1)*halfSize]
 	if x.write {
 		hf.sector = x.host
-		var recv func(i int)
-		recv = func(i int) {
-			c.t.ReceiveByte(func(now sched.Time, b byte) {
-				if c.x != x {
-					return
-				}
-				buf[i] = b
-				if i+1 < halfSize {
-					recv(i + 1)
-					return
-				}
-				hf.state, hf.at = halfFull, now
-				x.hostBusy = false
-				x.host++
-				c.diskStep(now, x)
-				c.hostStep(now, x)
-			})
-		}
-		recv(0)
-		return
-	}
-	var send func(i int)
-	send = func(i int) {
-		c.t.SendByte(buf[i], func(now sched.Time) {
+		// One callback per sector, not per byte: the byte path is hot.
+		i := 0
+		var recv func(now sched.Time, b byte)
+		recv = func(now sched.Time, b byte) {
 			if c.x != x {
 				return
 			}
-			if i+1 < halfSize {
-				send(i + 1)
+			buf[i] = b
+			if i++; i < halfSize {
+				c.t.ReceiveByte(recv)
 				return
 			}
-			hf.state, hf.at = halfFree, now
+			hf.state, hf.at = halfFull, now
 			x.hostBusy = false
 			x.host++
-			if x.host == x.count {
-				c.good()
-				return
-			}
 			c.diskStep(now, x)
 			c.hostStep(now, x)
-		})
+		}
+		c.t.ReceiveByte(recv)
+		return
 	}
-	send(0)
+	i := 0
+	var sent func(now sched.Time)
+	sent = func(now sched.Time) {
+		if c.x != x {
+			return
+		}
+		if i++; i < halfSize {
+			c.t.SendByte(buf[i], sent)
+			return
+		}
+		hf.state, hf.at = halfFree, now
+		x.hostBusy = false
+		x.host++
+		if x.host == x.count {
+			c.good()
+			return
+		}
+		c.diskStep(now, x)
+		c.hostStep(now, x)
+	}
+	c.t.SendByte(buf[0], sent)
 }

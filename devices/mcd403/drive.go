@@ -66,9 +66,10 @@ type command struct {
 	// bytes waiting in the FIFO.
 	received, stored, fifo int
 	draining, reqPending   bool
-	complete               bool       // the block is whole in the buffer
-	completeAt             sched.Time // when it became whole
-	sending                bool       // DATA IN of a read block running
+	complete               bool                         // the block is whole in the buffer
+	completeAt             sched.Time                   // when it became whole
+	sending                bool                         // DATA IN of a read block running
+	onByte                 func(now sched.Time, b byte) // DATA OUT byte callback
 }
 
 // Drive is the MCD-403 as a scsi.Device.
@@ -479,23 +480,26 @@ func (d *Drive) requestNext() {
 		return
 	}
 	c.reqPending = true
-	d.t.ReceiveByte(func(now sched.Time, b byte) {
-		if d.cmd != c {
-			return
-		}
-		c.reqPending = false
-		c.buf[c.received] = b
-		c.received++
-		c.fifo++
-		if c.fifo >= d.p.FIFOSize-1 && c.received < d.p.BlockSize {
-			d.stats.FIFOFull++
-			if d.Trace != nil {
-				d.trace("FIFO full after byte %d of block %d: REQ held off", c.received-1, c.block)
+	if c.onByte == nil { // bound once per command: the byte path is hot
+		c.onByte = func(now sched.Time, b byte) {
+			if d.cmd != c {
+				return
 			}
+			c.reqPending = false
+			c.buf[c.received] = b
+			c.received++
+			c.fifo++
+			if c.fifo >= d.p.FIFOSize-1 && c.received < d.p.BlockSize {
+				d.stats.FIFOFull++
+				if d.Trace != nil {
+					d.trace("FIFO full after byte %d of block %d: REQ held off", c.received-1, c.block)
+				}
+			}
+			d.drain()
+			d.requestNext()
 		}
-		d.drain()
-		d.requestNext()
-	})
+	}
+	d.t.ReceiveByte(c.onByte)
 }
 
 // drain is the firmware copying a chunk from the FIFO to the buffer; the
