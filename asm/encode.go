@@ -292,6 +292,22 @@ func (c *encoder) disp(o operand) byte {
 
 func (c *encoder) bad(o operand) { c.fail(o.col, "invalid operand") }
 
+// condAbs encodes JP cc,nn (base C2h) and CALL cc,nn (base C4h): the
+// condition goes in bits 3-5, the 16-bit target follows.
+func (c *encoder) condAbs(base byte, ops []operand) {
+	cc, ok := condOf(ops[0])
+	if !ok {
+		c.fail(ops[0].col, "condition expected")
+		return
+	}
+	if !c.imm(ops[1]) {
+		c.bad(ops[1])
+		return
+	}
+	c.emit(base | byte(cc)<<3)
+	c.word(ops[1])
+}
+
 func isImm(o operand) bool { return o.kind == oImm || o.kind == oIndImm }
 
 // imm accepts an immediate operand. "(nn)" where the instruction has no
@@ -476,17 +492,7 @@ func (c *encoder) encode(mn string, ops []operand) {
 			}
 			return
 		}
-		cc, ok := condOf(ops[0])
-		if !ok {
-			c.fail(ops[0].col, "condition expected")
-			return
-		}
-		if !c.imm(ops[1]) {
-			c.bad(ops[1])
-			return
-		}
-		c.emit(0xC2 | byte(cc)<<3)
-		c.word(ops[1])
+		c.condAbs(0xC2, ops)
 	case "CALL":
 		if !need(1, 2) {
 			return
@@ -500,17 +506,7 @@ func (c *encoder) encode(mn string, ops []operand) {
 			c.word(ops[0])
 			return
 		}
-		cc, ok := condOf(ops[0])
-		if !ok {
-			c.fail(ops[0].col, "condition expected")
-			return
-		}
-		if !c.imm(ops[1]) {
-			c.bad(ops[1])
-			return
-		}
-		c.emit(0xC4 | byte(cc)<<3)
-		c.word(ops[1])
+		c.condAbs(0xC4, ops)
 	case "JR", "DJNZ":
 		if mn == "DJNZ" && !need(1) || mn == "JR" && !need(1, 2) {
 			return
