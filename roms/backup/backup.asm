@@ -97,9 +97,7 @@ st1:    ld a,(p_dtgt)
         adc a,a
         ld (rec),hl
         ld (rec+2),a
-        call tm_read
-        ld (t0),hl
-        ld (t0+2),de
+        call tm_mark
 
 pass:   ld hl,(r_pass)
         ld de,(p_npass)
@@ -352,16 +350,10 @@ fail:   call stamp
         call con_crlf
         jr stop
 
-; stamp: r_time = now - t0 (so the harness can read progress while running)
-stamp:  call tm_read
-        ld bc,(t0)
-        or a
-        sbc hl,bc
+; stamp: r_time = time since tm_mark (so the harness can read progress while running)
+stamp:  call tm_since
         ld (r_time),hl
-        ex de,hl
-        ld bc,(t0+2)
-        sbc hl,bc
-        ld (r_time+2),hl
+        ld (r_time+2),de
         ret
 
 ; time_us: DE:HL = r_time * 64
@@ -500,7 +492,6 @@ m_stat:   DEFM " status "
 m_bytes:  DEFM " after bytes "
           DEFB 0
 
-t0:       DEFB 0,0,0,0
 tw:       DEFW 0
 ptr:      DEFW 0
 left:     DEFB 0

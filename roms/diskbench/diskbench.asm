@@ -81,9 +81,7 @@ go:     ld hl,BUF
         ld (ptr),hl
         ld hl,r_tab
         ld (tptr),hl
-        call tm_read
-        ld (t0),hl
-        ld (t0+2),de
+        call tm_mark
 
 rd:     ld a,(r_nread)
         ld hl,p_nread
@@ -155,15 +153,9 @@ rd1:    ld hl,r_nread
         inc (hl)
         jp rd
 
-done:   call tm_read
-        ld bc,(t0)
-        or a
-        sbc hl,bc
+done:   call tm_since
         ld (r_time),hl
-        ex de,hl
-        ld bc,(t0+2)
-        sbc hl,bc
-        ld (r_time+2),hl
+        ld (r_time+2),de
         ld a,2
         ld (r_state),a
         di
@@ -194,7 +186,6 @@ rq:       DEFS RQ_SIZE
 cdb:      DEFS 6
 ptr:      DEFW 0
 tptr:     DEFW 0
-t0:       DEFB 0,0,0,0
 tries:    DEFB 0
           DEFS 128
 stack:

@@ -89,9 +89,7 @@ st1:    ld (rq+RQ_MODE),a
 st2:    ld (cdb),a
         ld a,1
         ld (cdb+4),a            ; one block
-        call tm_read
-        ld (t0),hl
-        ld (t0+2),de
+        call tm_mark
 
 loop:   ld hl,(r_done)
         ld de,(p_n)
@@ -152,16 +150,10 @@ fail:   ld (r_err),a
         ld (r_state),a
         jr stop
 
-; stamp: r_time = now - t0
-stamp:  call tm_read
-        ld bc,(t0)
-        or a
-        sbc hl,bc
+; stamp: r_time = time since tm_mark
+stamp:  call tm_since
         ld (r_time),hl
-        ex de,hl
-        ld bc,(t0+2)
-        sbc hl,bc
-        ld (r_time+2),hl
+        ld (r_time+2),de
         ret
 
 ; delay: the host is busy p_delay CTC units (a slow program between blocks)
@@ -186,7 +178,6 @@ dl2:    call tm_read
         jr c,dl2
         ret
 
-t0:       DEFB 0,0,0,0
 dtg:      DEFB 0,0,0,0
 cdb:      DEFS 6
 rq:       DEFS RQ_SIZE
