@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"lbplus/z80host/optable"
+	"github.com/lbplus/lbplus/z80host/optable"
 )
 
 func needTool(t *testing.T, name string) {

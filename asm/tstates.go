@@ -3,7 +3,7 @@ package asm
 import (
 	"strconv"
 
-	"lbplus/z80host/optable"
+	"github.com/lbplus/lbplus/z80host/optable"
 )
 
 // tstates returns the listing T-state column for one encoded instruction,

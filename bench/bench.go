@@ -60,13 +60,13 @@ import (
 	"os"
 	"path/filepath"
 
-	"lbplus/devices/acb4000"
-	"lbplus/devices/mcd403"
-	"lbplus/emu"
-	"lbplus/emu/sched"
-	"lbplus/ncr5380"
-	"lbplus/roms/backup"
-	"lbplus/scsi"
+	"github.com/lbplus/lbplus/devices/acb4000"
+	"github.com/lbplus/lbplus/devices/mcd403"
+	"github.com/lbplus/lbplus/emu"
+	"github.com/lbplus/lbplus/ncr5380"
+	"github.com/lbplus/lbplus/roms/backup"
+	"github.com/lbplus/lbplus/sched"
+	"github.com/lbplus/lbplus/scsi"
 )
 
 // SCSI IDs on the bus (BACKUP's defaults).

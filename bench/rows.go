@@ -3,7 +3,7 @@ package bench
 import (
 	"fmt"
 
-	"lbplus/roms/backup"
+	"github.com/lbplus/lbplus/roms/backup"
 )
 
 // Row is one line of the story's table (REFERENCE.md 8) as a Setup, with the

@@ -8,9 +8,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"lbplus/emu/sched"
-	"lbplus/roms/backup"
-	"lbplus/scsi"
+	"github.com/lbplus/lbplus/roms/backup"
+	"github.com/lbplus/lbplus/sched"
+	"github.com/lbplus/lbplus/scsi"
 )
 
 // Disk-only BACKUP runs through every source path and handshake: the program

@@ -1,7 +1,7 @@
 package bench
 
 import (
-	"lbplus/roms/backup"
+	"github.com/lbplus/lbplus/roms/backup"
 )
 
 // Sweep runs the dd-style disk read sweep: for each READ size in

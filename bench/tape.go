@@ -1,8 +1,8 @@
 package bench
 
 import (
-	"lbplus/devices/mcd403"
-	"lbplus/scsi"
+	"github.com/lbplus/lbplus/devices/mcd403"
+	"github.com/lbplus/lbplus/scsi"
 )
 
 // tapeDrive is what the harness needs from the tape model.

@@ -10,11 +10,11 @@ import (
 
 	"github.com/koron-go/z80"
 
-	"lbplus/asm"
-	"lbplus/bench"
-	"lbplus/emu"
-	"lbplus/emu/sched"
-	"lbplus/z80host"
+	"github.com/lbplus/lbplus/asm"
+	"github.com/lbplus/lbplus/bench"
+	"github.com/lbplus/lbplus/emu"
+	"github.com/lbplus/lbplus/sched"
+	"github.com/lbplus/lbplus/z80host"
 )
 
 // peerDir is ../shared/bench relative to the repository root.
@@ -34,7 +34,7 @@ func peerROM(tb testing.TB, w int) []byte {
 	}
 	pasmo, perr := exec.LookPath("pasmo")
 	if perr != nil {
-		tb.Skipf("lbplus/asm failed (%v) and pasmo is absent", err)
+		tb.Skipf("github.com/lbplus/lbplus/asm failed (%v) and pasmo is absent", err)
 	}
 	out := filepath.Join(tb.TempDir(), "peer.bin")
 	cmd := exec.Command(pasmo, "-E", fmt.Sprintf("W=%d", w), "-E", "REP=1", "-E", "N=21000", src, out)

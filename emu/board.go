@@ -50,10 +50,10 @@ import (
 	"fmt"
 	"os"
 
-	"lbplus/devices/ctc"
-	"lbplus/devices/dart"
-	"lbplus/emu/sched"
-	"lbplus/z80host"
+	"github.com/lbplus/lbplus/devices/ctc"
+	"github.com/lbplus/lbplus/devices/dart"
+	"github.com/lbplus/lbplus/sched"
+	"github.com/lbplus/lbplus/z80host"
 )
 
 // Timing of the board as the devices see it.

@@ -10,11 +10,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"lbplus/asm"
-	"lbplus/emu"
-	"lbplus/emu/console"
-	"lbplus/emu/sched"
-	"lbplus/roms/monitor"
+	"github.com/lbplus/lbplus/asm"
+	"github.com/lbplus/lbplus/emu"
+	"github.com/lbplus/lbplus/emu/console"
+	"github.com/lbplus/lbplus/roms/monitor"
+	"github.com/lbplus/lbplus/sched"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files in testdata")

@@ -1,7 +1,7 @@
 package emu
 
 import (
-	"lbplus/emu/sched"
+	"github.com/lbplus/lbplus/sched"
 )
 
 // SCSIChip is the NCR 5380 as the board's I/O decode sees it: registers 0-7

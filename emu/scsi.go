@@ -1,8 +1,8 @@
 package emu
 
 import (
-	"lbplus/ncr5380"
-	"lbplus/scsi"
+	"github.com/lbplus/lbplus/ncr5380"
+	"github.com/lbplus/lbplus/scsi"
 )
 
 // AttachNCR5380 builds the board's 5380 on a new SCSI bus, plugs it into

@@ -1,6 +1,6 @@
 package emu
 
-import "lbplus/emu/sched"
+import "github.com/lbplus/lbplus/sched"
 
 // The trace hash folds every I/O access, interrupt acknowledge, RETI and
 // scheduler event (its time and the length of its name) into a 64-bit hash

@@ -1,8 +1,8 @@
 package ncr5380
 
 import (
-	"lbplus/emu/sched"
-	"lbplus/scsi"
+	"github.com/lbplus/lbplus/sched"
+	"github.com/lbplus/lbplus/scsi"
 )
 
 // Register numbers (offset from the chip's base port, 0x20 on the board).

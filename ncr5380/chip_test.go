@@ -6,9 +6,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"lbplus/emu/sched"
-	"lbplus/ncr5380"
-	"lbplus/scsi"
+	"github.com/lbplus/lbplus/ncr5380"
+	"github.com/lbplus/lbplus/sched"
+	"github.com/lbplus/lbplus/scsi"
 )
 
 // dev is a fake SCSI device: it sends in, takes outN bytes, then completes.

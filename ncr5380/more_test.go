@@ -8,9 +8,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"lbplus/emu/sched"
-	"lbplus/ncr5380"
-	"lbplus/scsi"
+	"github.com/lbplus/lbplus/ncr5380"
+	"github.com/lbplus/lbplus/sched"
+	"github.com/lbplus/lbplus/scsi"
 )
 
 // The Linux-style sequence (REFERENCE.md 3.2): arbitrate, win, select with

@@ -4,7 +4,7 @@ import (
 	"math/bits"
 	"strings"
 
-	"lbplus/emu/sched"
+	"github.com/lbplus/lbplus/sched"
 )
 
 // Line is a set of SCSI control signals, one bit each, 1 = asserted.

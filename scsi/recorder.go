@@ -1,6 +1,6 @@
 package scsi
 
-import "lbplus/emu/sched"
+import "github.com/lbplus/lbplus/sched"
 
 // Change is one bus change as observers see it.
 type Change struct {

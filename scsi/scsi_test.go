@@ -13,9 +13,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"lbplus/emu/sched"
-	"lbplus/scsi"
-	"lbplus/scsi/scsitest"
+	"github.com/lbplus/lbplus/sched"
+	"github.com/lbplus/lbplus/scsi"
+	"github.com/lbplus/lbplus/scsi/scsitest"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 
-	"lbplus/emu/sched"
+	"github.com/lbplus/lbplus/sched"
 )
 
 // Status bytes and messages (REFERENCE.md 4).

@@ -1,6 +1,6 @@
 package scsi
 
-import "lbplus/emu/sched"
+import "github.com/lbplus/lbplus/sched"
 
 // Timing holds every delay of the target engine. A device copies
 // DefaultTiming() and overrides the fields it knows better; each field says

@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"lbplus/emu/sched"
+	"github.com/lbplus/lbplus/sched"
 )
 
 // TextTrace writes one readable line per bus change:

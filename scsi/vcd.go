@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"lbplus/emu/sched"
+	"github.com/lbplus/lbplus/sched"
 )
 
 // VCD writes bus changes as a Value Change Dump: one 1-bit wire per control

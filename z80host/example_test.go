@@ -3,7 +3,7 @@ package z80host_test
 import (
 	"fmt"
 
-	"lbplus/z80host"
+	"github.com/lbplus/lbplus/z80host"
 )
 
 // board is the smallest Bus: 64 KB of RAM and one output port.

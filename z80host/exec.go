@@ -1,6 +1,6 @@
 package z80host
 
-import "lbplus/z80host/optable"
+import "github.com/lbplus/lbplus/z80host/optable"
 
 var noPages [256]*[256]byte
 

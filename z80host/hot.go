@@ -3,7 +3,7 @@ package z80host
 import (
 	"unsafe"
 
-	"lbplus/z80host/optable"
+	"github.com/lbplus/lbplus/z80host/optable"
 )
 
 // hot is optable.Info packed for the per-access path: 16 bytes without

@@ -6,7 +6,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	"lbplus/z80host/optable"
+	"github.com/lbplus/lbplus/z80host/optable"
 )
 
 // Every opcode of every table, from random register states: koron's

@@ -11,7 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"lbplus/asm"
+	"github.com/lbplus/lbplus/asm"
 )
 
 func init() {

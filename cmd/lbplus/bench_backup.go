@@ -11,10 +11,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"lbplus/bench"
-	"lbplus/emu/sched"
-	"lbplus/roms/backup"
-	"lbplus/scsi"
+	"github.com/lbplus/lbplus/bench"
+	"github.com/lbplus/lbplus/roms/backup"
+	"github.com/lbplus/lbplus/sched"
+	"github.com/lbplus/lbplus/scsi"
 )
 
 func init() {

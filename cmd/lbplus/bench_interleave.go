@@ -11,9 +11,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"lbplus/devices/acb4000"
-	"lbplus/emu/sched"
-	"lbplus/roms/diskbench"
+	"github.com/lbplus/lbplus/devices/acb4000"
+	"github.com/lbplus/lbplus/roms/diskbench"
+	"github.com/lbplus/lbplus/sched"
 )
 
 // interleaveRow is one line of `bench interleave --json`.

@@ -11,8 +11,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"lbplus/bench"
-	"lbplus/roms/backup"
+	"github.com/lbplus/lbplus/bench"
+	"github.com/lbplus/lbplus/roms/backup"
 )
 
 // defaultSeedMB keeps the whole seed table, the slow BIOS row included,

@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"lbplus/bench"
+	"github.com/lbplus/lbplus/bench"
 )
 
 func init() {

@@ -12,8 +12,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"lbplus/emu/sched"
-	"lbplus/roms/tapebench"
+	"github.com/lbplus/lbplus/roms/tapebench"
+	"github.com/lbplus/lbplus/sched"
 )
 
 func init() {

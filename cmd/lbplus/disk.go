@@ -9,9 +9,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"lbplus/devices/acb4000"
-	"lbplus/emu"
-	"lbplus/scsi"
+	"github.com/lbplus/lbplus/devices/acb4000"
+	"github.com/lbplus/lbplus/emu"
+	"github.com/lbplus/lbplus/scsi"
 )
 
 // diskCmd makes and inspects ACB-4000 disk images (raw 512-byte blocks plus

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"lbplus/emu"
+	"github.com/lbplus/lbplus/emu"
 )
 
 func TestDiskCreate(t *testing.T) {

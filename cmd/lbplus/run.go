@@ -9,10 +9,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"lbplus/emu"
-	"lbplus/emu/console"
-	"lbplus/emu/sched"
-	"lbplus/roms/monitor"
+	"github.com/lbplus/lbplus/emu"
+	"github.com/lbplus/lbplus/emu/console"
+	"github.com/lbplus/lbplus/roms/monitor"
+	"github.com/lbplus/lbplus/sched"
 )
 
 // runSlice is how much simulated time the board runs between looks at the

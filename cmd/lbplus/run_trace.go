@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"os"
 
-	"lbplus/emu"
-	"lbplus/scsi"
+	"github.com/lbplus/lbplus/emu"
+	"github.com/lbplus/lbplus/scsi"
 )
 
 // `lbplus run --vcd FILE` and `--trace FILE` record the SCSI bus of the

@@ -13,10 +13,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"lbplus/devices/acb4000"
-	"lbplus/devices/image"
-	"lbplus/emu/console"
-	"lbplus/roms/bootdemo"
+	"github.com/lbplus/lbplus/devices/acb4000"
+	"github.com/lbplus/lbplus/devices/image"
+	"github.com/lbplus/lbplus/emu/console"
+	"github.com/lbplus/lbplus/roms/bootdemo"
 )
 
 // vcdRisingEdges counts 0->1 changes of the wire named name in a VCD file.

@@ -6,9 +6,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"lbplus/devices/image"
-	"lbplus/devices/mcd403"
-	"lbplus/emu"
+	"github.com/lbplus/lbplus/devices/image"
+	"github.com/lbplus/lbplus/devices/mcd403"
+	"github.com/lbplus/lbplus/emu"
 )
 
 // tapeCmd makes and inspects MCD-403 cartridge images (4848 raw 8 KB blocks

@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"lbplus/devices/mcd403"
-	"lbplus/emu"
+	"github.com/lbplus/lbplus/devices/mcd403"
+	"github.com/lbplus/lbplus/emu"
 )
 
 func TestTapeCreate(t *testing.T) {

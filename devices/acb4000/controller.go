@@ -3,8 +3,8 @@ package acb4000
 import (
 	"fmt"
 
-	"lbplus/emu/sched"
-	"lbplus/scsi"
+	"github.com/lbplus/lbplus/sched"
+	"github.com/lbplus/lbplus/scsi"
 )
 
 // Opcodes the ACB-4000 executes [F ACB5500, MAME-acb4070, REFERENCE.md 5].

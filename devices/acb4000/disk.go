@@ -3,7 +3,7 @@ package acb4000
 import (
 	"fmt"
 
-	"lbplus/devices/image"
+	"github.com/lbplus/lbplus/devices/image"
 )
 
 // SidecarVersion is the version of the disk sidecar format.

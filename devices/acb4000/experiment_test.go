@@ -8,8 +8,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"lbplus/emu/sched"
-	"lbplus/scsi"
+	"github.com/lbplus/lbplus/sched"
+	"github.com/lbplus/lbplus/scsi"
 )
 
 // The interleave experiment of the story (REFERENCE.md 8 row 5, 9), run

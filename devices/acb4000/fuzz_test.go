@@ -5,7 +5,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"lbplus/scsi"
+	"github.com/lbplus/lbplus/scsi"
 )
 
 // FuzzCDB feeds random CDBs (and DATA OUT bytes) to the controller through

@@ -1,8 +1,8 @@
 package acb4000
 
 import (
-	"lbplus/emu/sched"
-	"lbplus/scsi"
+	"github.com/lbplus/lbplus/sched"
+	"github.com/lbplus/lbplus/scsi"
 )
 
 // initiator is a minimal SCSI initiator for tests: it selects a target

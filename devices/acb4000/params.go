@@ -1,6 +1,6 @@
 package acb4000
 
-import "lbplus/emu/sched"
+import "github.com/lbplus/lbplus/sched"
 
 // Params holds every timing parameter of the controller and drive model.
 // Units are in the field types (sched.Time is picoseconds); each comment

@@ -6,8 +6,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"lbplus/emu/sched"
-	"lbplus/scsi"
+	"github.com/lbplus/lbplus/sched"
+	"github.com/lbplus/lbplus/scsi"
 )
 
 // small is a drive geometry small enough for fast image tests.

@@ -4,7 +4,7 @@ import (
 	"math"
 	"math/bits"
 
-	"lbplus/emu/sched"
+	"github.com/lbplus/lbplus/sched"
 )
 
 // spindle gives platter positions as times. The platter is never ticked:

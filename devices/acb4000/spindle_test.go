@@ -5,7 +5,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	"lbplus/emu/sched"
+	"github.com/lbplus/lbplus/sched"
 )
 
 func TestSpindleRevolution(t *testing.T) {

@@ -6,7 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"lbplus/emu/sched"
+	"github.com/lbplus/lbplus/sched"
 )
 
 var fastHost = benchHost{perByte: 700 * sched.Nanosecond, cmdByte: 1 * sched.Microsecond, hostTurn: 100 * sched.Microsecond}

@@ -1,7 +1,7 @@
 package acb4000
 
 import (
-	"lbplus/emu/sched"
+	"github.com/lbplus/lbplus/sched"
 )
 
 // The data path of READ and WRITE. Two independent sides meet at the 1 KB

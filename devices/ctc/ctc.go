@@ -44,7 +44,7 @@
 //     unrelated instruction (the daisy chain settles instantly).
 package ctc
 
-import "lbplus/emu/sched"
+import "github.com/lbplus/lbplus/sched"
 
 // Control word bits [F Zilog UM0081].
 const (

@@ -41,7 +41,7 @@
 //     or SDLC features (the DART has none); no break detection; W/RDY unused.
 package dart
 
-import "lbplus/emu/sched"
+import "github.com/lbplus/lbplus/sched"
 
 // Clock is a baud-rate clock input (a CTC ZC/TO output).
 type Clock interface {

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math"
 
-	"lbplus/emu/sched"
-	"lbplus/scsi"
+	"github.com/lbplus/lbplus/sched"
+	"github.com/lbplus/lbplus/scsi"
 )
 
 // SCSI opcodes the drive answers (group 0, 6-byte CDBs) [A: the MCD-403's

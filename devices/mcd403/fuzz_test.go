@@ -3,8 +3,8 @@ package mcd403
 import (
 	"testing"
 
-	"lbplus/emu/sched"
-	"lbplus/scsi"
+	"github.com/lbplus/lbplus/sched"
+	"github.com/lbplus/lbplus/scsi"
 )
 
 // FuzzCDB feeds arbitrary CDBs (and DATA OUT bytes) to the drive: it must

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"lbplus/devices/image"
+	"github.com/lbplus/lbplus/devices/image"
 )
 
 func readSidecarForTest(path string, m *Meta) error { return image.ReadSidecar(path, m) }

@@ -14,9 +14,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"lbplus/emu/sched"
-	"lbplus/scsi"
-	"lbplus/scsi/scsitest"
+	"github.com/lbplus/lbplus/sched"
+	"github.com/lbplus/lbplus/scsi"
+	"github.com/lbplus/lbplus/scsi/scsitest"
 )
 
 // TestHelperTapeWriter is the child of TestKillKeepsAcknowledgedBlocks: it

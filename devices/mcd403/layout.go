@@ -1,6 +1,6 @@
 package mcd403
 
-import "lbplus/emu/sched"
+import "github.com/lbplus/lbplus/sched"
 
 // layout maps logical blocks to physical slots for a formatted interleave k
 // and physical slots to positions along the serpentine tape path.

@@ -3,7 +3,7 @@ package mcd403
 import (
 	"fmt"
 
-	"lbplus/emu/sched"
+	"github.com/lbplus/lbplus/sched"
 )
 
 // Params holds every parameter of the drive model. Units are in the field

@@ -6,9 +6,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"lbplus/emu/sched"
-	"lbplus/scsi"
-	"lbplus/scsi/scsitest"
+	"github.com/lbplus/lbplus/sched"
+	"github.com/lbplus/lbplus/scsi"
+	"github.com/lbplus/lbplus/scsi/scsitest"
 )
 
 const tapeID = 1

@@ -6,7 +6,7 @@ import (
 	"os"
 	"sort"
 
-	"lbplus/devices/image"
+	"github.com/lbplus/lbplus/devices/image"
 )
 
 // Sidecar values.

@@ -13,7 +13,7 @@ import (
 	"fmt"
 	"strings"
 
-	"lbplus/emu/sched"
+	"github.com/lbplus/lbplus/sched"
 )
 
 // Transcript records every character the board transmits.

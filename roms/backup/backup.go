@@ -32,9 +32,9 @@ import (
 	"io/fs"
 	"sync"
 
-	"lbplus/asm"
-	"lbplus/roms/bios"
-	"lbplus/roms/scsilib"
+	"github.com/lbplus/lbplus/asm"
+	"github.com/lbplus/lbplus/roms/bios"
+	"github.com/lbplus/lbplus/roms/scsilib"
 )
 
 //go:embed backup.asm

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"lbplus/asm"
+	"github.com/lbplus/lbplus/asm"
 )
 
 func TestBuildLayout(t *testing.T) {
@@ -75,7 +75,7 @@ func TestSameBytesAsPasmo(t *testing.T) {
 	require.NoError(t, err, string(msg))
 	want, err := os.ReadFile(out)
 	require.NoError(t, err)
-	assert.True(t, bytes.Equal(want, p.Bytes), "lbplus/asm and pasmo differ")
+	assert.True(t, bytes.Equal(want, p.Bytes), "github.com/lbplus/lbplus/asm and pasmo differ")
 }
 
 func TestValidate(t *testing.T) {

@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"lbplus/asm"
-	"lbplus/roms/scsilib"
+	"github.com/lbplus/lbplus/asm"
+	"github.com/lbplus/lbplus/roms/scsilib"
 )
 
 const prog = `        ORG 100h

@@ -13,7 +13,7 @@ import (
 	"embed"
 	"fmt"
 
-	"lbplus/asm"
+	"github.com/lbplus/lbplus/asm"
 )
 
 //go:embed bootdemo.asm

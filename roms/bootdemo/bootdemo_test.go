@@ -9,13 +9,13 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"lbplus/devices/acb4000"
-	"lbplus/devices/image"
-	"lbplus/emu"
-	"lbplus/emu/console"
-	"lbplus/roms/bootdemo"
-	"lbplus/roms/monitor"
-	"lbplus/scsi"
+	"github.com/lbplus/lbplus/devices/acb4000"
+	"github.com/lbplus/lbplus/devices/image"
+	"github.com/lbplus/lbplus/emu"
+	"github.com/lbplus/lbplus/emu/console"
+	"github.com/lbplus/lbplus/roms/bootdemo"
+	"github.com/lbplus/lbplus/roms/monitor"
+	"github.com/lbplus/lbplus/scsi"
 )
 
 // small keeps the test images tiny; the monitor only ever reads block 0.

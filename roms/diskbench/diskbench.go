@@ -36,8 +36,8 @@ import (
 	"fmt"
 	"io/fs"
 
-	"lbplus/asm"
-	"lbplus/roms/scsilib"
+	"github.com/lbplus/lbplus/asm"
+	"github.com/lbplus/lbplus/roms/scsilib"
 )
 
 //go:embed diskbench.asm

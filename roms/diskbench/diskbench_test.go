@@ -8,9 +8,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"lbplus/asm"
-	"lbplus/devices/acb4000"
-	"lbplus/emu/sched"
+	"github.com/lbplus/lbplus/asm"
+	"github.com/lbplus/lbplus/devices/acb4000"
+	"github.com/lbplus/lbplus/sched"
 )
 
 func TestBuildLayout(t *testing.T) {

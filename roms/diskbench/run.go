@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"slices"
 
-	"lbplus/devices/acb4000"
-	"lbplus/emu"
-	"lbplus/emu/sched"
-	"lbplus/ncr5380"
-	"lbplus/scsi"
+	"github.com/lbplus/lbplus/devices/acb4000"
+	"github.com/lbplus/lbplus/emu"
+	"github.com/lbplus/lbplus/ncr5380"
+	"github.com/lbplus/lbplus/sched"
+	"github.com/lbplus/lbplus/scsi"
 )
 
 // HostID is the board's SCSI ID (jumpers).

@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"lbplus/devices/acb4000"
-	"lbplus/emu/sched"
+	"github.com/lbplus/lbplus/devices/acb4000"
+	"github.com/lbplus/lbplus/sched"
 )
 
 // head is the ST-125's first two cylinders: the same tracks as the real

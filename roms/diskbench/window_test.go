@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"lbplus/devices/acb4000"
-	"lbplus/emu/sched"
+	"github.com/lbplus/lbplus/devices/acb4000"
+	"github.com/lbplus/lbplus/sched"
 )
 
 // chunks of 8 KB read in a steady-state run: the first is left out, so

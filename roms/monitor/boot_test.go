@@ -6,11 +6,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"lbplus/emu"
-	"lbplus/emu/console"
-	"lbplus/emu/sched"
-	"lbplus/roms/monitor"
-	"lbplus/scsi"
+	"github.com/lbplus/lbplus/emu"
+	"github.com/lbplus/lbplus/emu/console"
+	"github.com/lbplus/lbplus/roms/monitor"
+	"github.com/lbplus/lbplus/sched"
+	"github.com/lbplus/lbplus/scsi"
 )
 
 // script is a SCSI target that answers READ(6) and REQUEST SENSE the way a

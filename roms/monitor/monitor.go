@@ -28,7 +28,7 @@ import (
 	"fmt"
 	"sync"
 
-	"lbplus/asm"
+	"github.com/lbplus/lbplus/asm"
 )
 
 //go:embed monitor.asm

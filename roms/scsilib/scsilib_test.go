@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"lbplus/asm"
+	"github.com/lbplus/lbplus/asm"
 )
 
 // A program that includes the whole library at a few origins: the vector

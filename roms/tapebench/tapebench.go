@@ -32,12 +32,12 @@ import (
 	"io/fs"
 	"path/filepath"
 
-	"lbplus/asm"
-	"lbplus/devices/mcd403"
-	"lbplus/emu"
-	"lbplus/emu/sched"
-	"lbplus/roms/scsilib"
-	"lbplus/scsi"
+	"github.com/lbplus/lbplus/asm"
+	"github.com/lbplus/lbplus/devices/mcd403"
+	"github.com/lbplus/lbplus/emu"
+	"github.com/lbplus/lbplus/roms/scsilib"
+	"github.com/lbplus/lbplus/sched"
+	"github.com/lbplus/lbplus/scsi"
 )
 
 //go:embed tapebench.asm

@@ -12,8 +12,8 @@ package scsitest
 import (
 	"fmt"
 
-	"lbplus/emu/sched"
-	"lbplus/scsi"
+	"github.com/lbplus/lbplus/sched"
+	"github.com/lbplus/lbplus/scsi"
 )
 
 // Result is what one command produced.
