@@ -301,8 +301,8 @@ func (c *Controller) receiveBuffer() {
 }
 
 // moveTo starts positioning d's heads over (cyl, head) at from and
-// returns when they are ready. A cylinder change seeks along the curve; a
-// head change on the same cylinder costs HeadSwitch.
+// returns when they are ready, never before from. A cylinder change seeks
+// along the curve; a head change on the same cylinder costs HeadSwitch.
 func (c *Controller) moveTo(d *drive, cyl, head int, from sched.Time) sched.Time {
 	start := max(from, d.readyAt)
 	switch {
@@ -311,6 +311,11 @@ func (c *Controller) moveTo(d *drive, cyl, head int, from sched.Time) sched.Time
 		d.readyAt = start + d.seek.time(cyl-d.cyl)
 	case head != d.head:
 		d.readyAt = start + c.p.HeadSwitch
+	default:
+		// No move: ready now, or when a move still under way ends. The
+		// old ready time may lie long in the past; callers schedule from
+		// what this returns.
+		d.readyAt = start
 	}
 	d.cyl, d.head = cyl, head
 	return d.readyAt

@@ -188,3 +188,19 @@ func TestReadOnlyIsWriteProtected(t *testing.T) {
 	assert.Equal(t, scsi.StatusCheckCondition, st)
 	assert.Equal(t, []byte{SenseWriteProtected, 0, 0, 0}, r.senseOf(t, 0))
 }
+
+// TestFormatUnitAfterLongUptime: with the heads already on cylinder 0 the
+// format must start now, not at the heads' last ready time, which after a
+// long idle spell lies in the past (the format used to end before it began
+// and the scheduler refused the event).
+func TestFormatUnitAfterLongUptime(t *testing.T) {
+	for _, idle := range []sched.Time{0, 90 * sched.Second, 1000 * sched.Second} {
+		r := newRig(t, rigOpts{})
+		r.s.Advance(r.s.Now() + idle)
+		start := r.s.Now()
+		st, _ := r.run(t, []byte{OpFormatUnit, 0, 0, 0, 5, 0}, nil)
+		require.Equal(t, scsi.StatusGood, st, "idle %v", idle)
+		tracks := small.Cylinders * small.Heads
+		assert.Greater(t, r.s.Now()-start, sched.Time(tracks)*r.c.Revolution(), "idle %v: a revolution per track at least", idle)
+	}
+}
