@@ -209,7 +209,7 @@ func New(cfg Config) (*Board, error) {
 	b.cpu = z80host.New(b)
 	b.cpu.SetInterruptAck(b)
 	b.s.OnEarlier = b.onEarlier
-	b.s.Trace = b.traceEvent
+	b.s.Observe(b.traceEvent)
 	b.Reset()
 	return b, nil
 }

@@ -20,8 +20,8 @@ func (b *Board) mix(x uint64) {
 	b.hash = h ^ h>>29
 }
 
-func (b *Board) traceEvent(now sched.Time, name string) {
-	b.mix(uint64(now)<<8 ^ uint64(len(name)))
+func (b *Board) traceEvent(now sched.Time, e *sched.Event) {
+	b.mix(uint64(now)<<8 ^ uint64(len(e.Name())))
 }
 
 // TraceHash returns the hash of everything on the board's I/O side so far,

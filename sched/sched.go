@@ -22,9 +22,22 @@
 // Advance(t), which first runs every event due at or before t. A device that
 // schedules an event earlier than the current horizon triggers OnEarlier, so the
 // CPU can stop at that event instead of running past it.
+//
+// Observation and state: any number of observers (Observe) see each event
+// as it runs; with none attached the run loop pays one length check. An
+// owned event registered with Own can be saved and restored by its name:
+// State lists the queue as (name, time, order) and SetState rebuilds it
+// from the owners' events, so a machine's pending edges survive a save
+// state. One-shot events from At and After carry a closure and cannot be
+// restored; State reports them as an error (docs/STATE.md).
 package sched
 
-import "fmt"
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"slices"
+)
 
 // Time is simulated time in picoseconds.
 type Time int64
@@ -129,8 +142,29 @@ type Scheduler struct {
 	// the CPU's run limit in.
 	OnEarlier func(at Time)
 
-	// Trace, if set, is called before each event runs (debugger, logs).
-	Trace func(now Time, name string)
+	observers []observer
+	nextObs   int
+	owned     map[string][]*Event // restorable events by name (Own)
+}
+
+// Observer is told of each event just before it runs (debugger, trace
+// hash, logs). It must not schedule or cancel events.
+type Observer func(now Time, e *Event)
+
+type observer struct {
+	id int
+	fn Observer
+}
+
+// Observe adds o to the event observers, after those already attached,
+// and returns a function that removes it again.
+func (s *Scheduler) Observe(o Observer) (remove func()) {
+	s.nextObs++
+	id := s.nextObs
+	s.observers = append(s.observers, observer{id, o})
+	return func() {
+		s.observers = slices.DeleteFunc(s.observers, func(x observer) bool { return x.id == id })
+	}
 }
 
 // New returns a scheduler at time zero.
@@ -279,12 +313,95 @@ func (s *Scheduler) Advance(t Time) {
 		if e.at > s.now {
 			s.now = e.at
 		}
-		if s.Trace != nil {
-			s.Trace(s.now, e.name)
+		if len(s.observers) != 0 {
+			for _, o := range s.observers {
+				o.fn(s.now, e)
+			}
 		}
 		e.fn(s.now)
 	}
 	if t > s.now {
 		s.now = t
 	}
+}
+
+// Own registers owned events (from NewEvent or Init) as restorable by their
+// names. A device calls it once for each event it owns; names should be
+// unique on a machine (the device's name is part of them), and SetState
+// refuses a queued name that is owned twice.
+func (s *Scheduler) Own(es ...*Event) {
+	if s.owned == nil {
+		s.owned = map[string][]*Event{}
+	}
+	for _, e := range es {
+		if !slices.Contains(s.owned[e.name], e) {
+			s.owned[e.name] = append(s.owned[e.name], e)
+		}
+	}
+}
+
+// QueuedEvent is one pending event in a saved queue.
+type QueuedEvent struct {
+	Name string
+	At   Time
+	Seq  uint64 // scheduling order among events due at the same time
+}
+
+// State is the scheduler's complete saved state: the time, the scheduling
+// counter and the queue in run order.
+type State struct {
+	Now   Time
+	Seq   uint64
+	Queue []QueuedEvent
+}
+
+// ErrNotRestorable is wrapped by State and SetState for a pending event
+// that is not owned (a one-shot closure from At or After) or whose name is
+// owned by more than one event.
+var ErrNotRestorable = errors.New("event cannot be saved: not owned under a unique name")
+
+// State returns the saved form of the queue. It fails if a pending event
+// could not be found again by SetState.
+func (s *Scheduler) State() (State, error) {
+	st := State{Now: s.now, Seq: s.seq, Queue: make([]QueuedEvent, 0, len(s.events))}
+	for _, e := range s.events {
+		if o := s.owned[e.name]; len(o) != 1 || o[0] != e {
+			return State{}, fmt.Errorf("sched: %q at %v: %w", e.name, e.at, ErrNotRestorable)
+		}
+		st.Queue = append(st.Queue, QueuedEvent{Name: e.name, At: e.at, Seq: e.seq})
+	}
+	slices.SortFunc(st.Queue, func(a, b QueuedEvent) int {
+		return cmp.Or(cmp.Compare(a.At, b.At), cmp.Compare(a.Seq, b.Seq))
+	})
+	return st, nil
+}
+
+// SetState empties the queue and rebuilds it from st with the owned events
+// of the same names, keeping their times and order. OnEarlier is not
+// called: the caller restores the CPU's horizon itself.
+func (s *Scheduler) SetState(st State) error {
+	seen := make(map[string]bool, len(st.Queue))
+	for _, q := range st.Queue {
+		if o := s.owned[q.Name]; len(o) != 1 {
+			return fmt.Errorf("sched: saved event %q: %w", q.Name, ErrNotRestorable)
+		}
+		if seen[q.Name] {
+			return fmt.Errorf("sched: saved event %q is queued twice", q.Name)
+		}
+		seen[q.Name] = true
+		if q.At < st.Now || q.Seq > st.Seq {
+			return fmt.Errorf("sched: saved event %q at %v (seq %d) is inconsistent with now %v (seq %d)", q.Name, q.At, q.Seq, st.Now, st.Seq)
+		}
+	}
+	for len(s.events) > 0 {
+		s.remove(len(s.events) - 1)
+	}
+	s.now, s.seq = st.Now, st.Seq
+	for _, q := range st.Queue {
+		e := s.owned[q.Name][0]
+		e.at, e.seq = q.At, q.Seq
+		s.events = append(s.events, e)
+		s.up(len(s.events) - 1)
+	}
+	return nil
 }

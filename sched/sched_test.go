@@ -1,6 +1,7 @@
 package sched
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -234,4 +235,76 @@ func BenchmarkBoardLikeQueue(b *testing.B) {
 	for b.Loop() {
 		s.Advance(s.Next())
 	}
+}
+
+func TestObserversSeeEveryEventInOrderAndCanLeave(t *testing.T) {
+	s := New()
+	var a, b []string
+	removeA := s.Observe(func(now Time, e *Event) { a = append(a, e.Name()) })
+	s.Observe(func(now Time, e *Event) { b = append(b, e.Name()) })
+	s.At(10, "x", func(Time) {})
+	s.At(20, "y", func(Time) {})
+	s.Advance(10)
+	removeA()
+	s.Advance(20)
+	assert.Equal(t, []string{"x"}, a)
+	assert.Equal(t, []string{"x", "y"}, b)
+}
+
+func TestStateRoundTripRebuildsOwnedQueue(t *testing.T) {
+	// Two schedulers with the same owned events: the second, restored from
+	// the first's state, runs the same events at the same times in the
+	// same order (including a tie at t=50 decided by scheduling order).
+	build := func() (*Scheduler, *[]string) {
+		s := New()
+		var log []string
+		mk := func(name string) *Event {
+			e := NewEvent(name, func(now Time) { log = append(log, fmt.Sprintf("%s@%d", name, now)) })
+			s.Own(e)
+			return e
+		}
+		a, b, c := mk("dev a"), mk("dev b"), mk("dev c")
+		s.Schedule(b, 50)
+		s.Schedule(a, 50)
+		s.Schedule(c, 30)
+		s.Advance(40)
+		return s, &log
+	}
+	s1, log1 := build()
+	st, err := s1.State()
+	require.NoError(t, err)
+	assert.Equal(t, State{Now: 40, Seq: 3, Queue: []QueuedEvent{{"dev b", 50, 1}, {"dev a", 50, 2}}}, st)
+
+	s2, log2 := build()
+	require.NoError(t, s2.SetState(State{Now: 10, Seq: 0}))
+	assert.Equal(t, 0, s2.Pending())
+	require.NoError(t, s2.SetState(st))
+	*log2 = []string{"dev c@30"} // ran before the save in s1; s2 ran it too, before SetState
+	s1.Advance(100)
+	s2.Advance(100)
+	assert.Equal(t, []string{"dev c@30", "dev b@50", "dev a@50"}, *log1)
+	assert.Equal(t, *log1, *log2)
+}
+
+func TestStateRefusesWhatCannotBeRestored(t *testing.T) {
+	s := New()
+	s.At(10, "closure", func(Time) {})
+	_, err := s.State()
+	require.ErrorIs(t, err, ErrNotRestorable)
+	assert.Contains(t, err.Error(), `"closure"`)
+
+	d1, d2 := NewEvent("twin", func(Time) {}), NewEvent("twin", func(Time) {})
+	s2 := New()
+	s2.Own(d1, d2)
+	s2.Schedule(d1, 5)
+	_, err = s2.State()
+	require.ErrorIs(t, err, ErrNotRestorable)
+	require.ErrorIs(t, s2.SetState(State{Queue: []QueuedEvent{{"twin", 5, 1}}, Seq: 1}), ErrNotRestorable)
+	require.ErrorIs(t, s2.SetState(State{Queue: []QueuedEvent{{"ghost", 5, 1}}, Seq: 1}), ErrNotRestorable)
+
+	s3 := New()
+	e := NewEvent("once", func(Time) {})
+	s3.Own(e)
+	assert.ErrorContains(t, s3.SetState(State{Seq: 2, Queue: []QueuedEvent{{"once", 5, 1}, {"once", 6, 2}}}), "queued twice")
+	assert.ErrorContains(t, s3.SetState(State{Now: 9, Seq: 2, Queue: []QueuedEvent{{"once", 5, 1}}}), "inconsistent")
 }
