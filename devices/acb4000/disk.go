@@ -46,6 +46,9 @@ func (m *Meta) Geom() Geometry {
 	return Geometry{Name: m.Geometry, Cylinders: m.Cylinders, Heads: m.Heads, Sectors: m.SectorsPerTrack, SectorSize: m.SectorSize}
 }
 
+// ImageKind implements image.Kinded.
+func (m *Meta) ImageKind() string { return SidecarKind }
+
 // Layout implements image.Meta.
 func (m *Meta) Layout() (int, int64) { return m.SectorSize, int64(m.Geom().Blocks()) }
 

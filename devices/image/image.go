@@ -130,18 +130,61 @@ func fillFile(f *os.File, bs int, n int64, fill byte, fresh bool) error {
 	return nil
 }
 
+// Kinded is implemented by a Meta whose sidecar names its image type in a
+// "kind" key; ReadSidecar then says "a tape image, not a disk image"
+// instead of listing the keys the other type does not know.
+type Kinded interface {
+	ImageKind() string
+}
+
+// MaxSidecarBytes bounds a sidecar read: a real one is a few hundred bytes
+// (a tape's written-block list at most some tens of KB), so anything longer
+// is not a sidecar and must not be read forever.
+const MaxSidecarBytes = 1 << 20
+
+// checkRegular refuses anything but an existing regular file before it is
+// opened: opening a named pipe blocks until a writer appears and a device
+// such as /dev/zero never ends, so neither may be read as an image.
+func checkRegular(path, what string) error {
+	st, err := os.Stat(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return fmt.Errorf("%s: no such %s", path, what)
+	case err != nil:
+		return fmt.Errorf("%s: %w", path, err)
+	case st.IsDir():
+		return fmt.Errorf("%s: is a directory, not %s", path, article(what))
+	case !st.Mode().IsRegular():
+		return fmt.Errorf("%s: not a regular file (%s), cannot be %s", path, st.Mode().Type(), article(what))
+	}
+	return nil
+}
+
+func article(what string) string {
+	if strings.IndexAny(what[:1], "aeiou") == 0 {
+		return "an " + what
+	}
+	return "a " + what
+}
+
 // Open opens the image at path, decodes its sidecar into meta and checks that
 // the raw file has exactly the size the sidecar describes. A read-write open
 // takes an exclusive lock; a read-only open a shared one. Any mismatch is an
 // error naming the file, and nothing is written.
 func Open(path string, meta Meta, readOnly bool) (*File, error) {
+	if err := checkRegular(path, "image file"); err != nil {
+		return nil, err
+	}
 	flag := os.O_RDWR
 	if readOnly {
 		flag = os.O_RDONLY
 	}
 	f, err := os.OpenFile(path, flag, 0)
 	if err != nil {
-		return nil, fmt.Errorf("open image: %w", err)
+		if errors.Is(err, os.ErrPermission) && !readOnly {
+			return nil, fmt.Errorf("%s: not writable by this user (%v); attach it read-only as %s,ro", path, bare(err), path)
+		}
+		return nil, fmt.Errorf("%s: %w", path, bare(err))
 	}
 	if err := lock(f, !readOnly); err != nil {
 		f.Close()
@@ -174,11 +217,27 @@ func Open(path string, meta Meta, readOnly bool) (*File, error) {
 // newer or foreign sidecar is not silently half-read).
 func ReadSidecar(path string, meta Meta) error {
 	sc := SidecarPath(path)
-	md, err := toml.DecodeFile(sc, meta)
+	if _, err := os.Stat(sc); errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("%s: sidecar %s is missing (make images with `lbplus disk create` or `lbplus tape create`)", path, sc)
+	}
+	if err := checkRegular(sc, "sidecar"); err != nil {
+		return err
+	}
+	text, err := readBounded(sc, MaxSidecarBytes)
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return fmt.Errorf("%s: sidecar %s is missing (make images with `lbplus disk create`)", path, sc)
+		return err
+	}
+	if k, ok := meta.(Kinded); ok {
+		var head struct {
+			Kind string `toml:"kind"`
 		}
+		// Undecoded keys are expected here; syntax errors are reported below.
+		if _, err := toml.Decode(text, &head); err == nil && head.Kind != "" && head.Kind != k.ImageKind() {
+			return fmt.Errorf("%s: sidecar %s says this is %s, not %s", path, sc, article(head.Kind+" image"), article(k.ImageKind()+" image"))
+		}
+	}
+	md, err := toml.Decode(text, meta)
+	if err != nil {
 		return fmt.Errorf("%s: %w", sc, err)
 	}
 	if und := md.Undecoded(); len(und) > 0 {
@@ -192,6 +251,33 @@ func ReadSidecar(path string, meta Meta) error {
 		return fmt.Errorf("%s: %w", sc, err)
 	}
 	return nil
+}
+
+// bare drops the operation and path from an *os.PathError: the messages
+// here name the file themselves.
+func bare(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// readBounded reads a small text file whole, refusing one longer than limit.
+func readBounded(path string, limit int64) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", path, bare(err))
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", path, err)
+	}
+	if int64(len(b)) > limit {
+		return "", fmt.Errorf("%s: longer than %d bytes, not a sidecar", path, limit)
+	}
+	return string(b), nil
 }
 
 // writeSidecar replaces the sidecar atomically (temp file, fsync, rename).

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -19,6 +20,7 @@ type testMeta struct {
 	Note      string `toml:"note"`
 }
 
+func (m *testMeta) ImageKind() string { return "test" }
 func (m *testMeta) Layout() (int, int64) { return m.BlockSize, m.Blocks }
 func (m *testMeta) Validate() error {
 	if m.Version != 1 || m.Kind != "test" {
@@ -162,4 +164,69 @@ func TestReadOnlyRefusesWrites(t *testing.T) {
 	defer f.Close()
 	assert.Error(t, f.WriteBlock(0, make([]byte, 16)))
 	assert.Error(t, f.Fill(1))
+}
+
+// TestOddPaths: what is not an image says so, by name, and nothing hangs on
+// a file that never ends.
+func TestOddPaths(t *testing.T) {
+	dir := t.TempDir()
+	huge := create(t, 0)
+	require.NoError(t, os.WriteFile(SidecarPath(huge), bytes.Repeat([]byte("# x\n"), MaxSidecarBytes/4+1), 0o644))
+	devSidecar := create(t, 0)
+	require.NoError(t, os.Remove(SidecarPath(devSidecar)))
+	require.NoError(t, os.Symlink("/dev/zero", SidecarPath(devSidecar)))
+	otherKind := create(t, 0)
+	require.NoError(t, os.WriteFile(SidecarPath(otherKind), []byte("version=1\nkind=\"tape\"\nblock_size=16\nblocks=8\nwritten=[]\n"), 0o644))
+	cases := []struct{ name, path, want string }{
+		{"directory", dir, "is a directory, not an image file"},
+		{"missing", filepath.Join(dir, "nope"), "no such image file"},
+		{"device", "/dev/zero", "not a regular file"},
+		{"device sidecar", devSidecar, "not a regular file"},
+		{"huge sidecar", huge, "not a sidecar"},
+		{"other kind", otherKind, "a tape image, not a test image"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			for _, ro := range []bool{false, true} {
+				err := openWithin(t, c.path, ro)
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), c.want)
+				assert.Contains(t, err.Error(), c.path)
+			}
+		})
+	}
+}
+
+// openWithin opens path and fails the test if that takes over 5 s.
+func openWithin(t *testing.T, path string, ro bool) error {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() {
+		f, err := Open(path, &testMeta{}, ro)
+		if f != nil {
+			f.Close()
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(5 * time.Second):
+		t.Fatalf("Open(%s) hangs", path)
+		return nil
+	}
+}
+
+func TestNotWritableSaysReadOnly(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root may write any file; run as a user to check the message")
+	}
+	p := create(t, 0)
+	require.NoError(t, os.Chmod(p, 0o444))
+	_, err := Open(p, &testMeta{}, false)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), p+",ro")
+	f, err := Open(p, &testMeta{}, true)
+	require.NoError(t, err)
+	f.Close()
 }

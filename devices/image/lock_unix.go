@@ -19,7 +19,7 @@ func lock(f *os.File, exclusive bool) error {
 	}
 	err := syscall.Flock(int(f.Fd()), how|syscall.LOCK_NB)
 	if errors.Is(err, syscall.EWOULDBLOCK) {
-		return fmt.Errorf("image is in use by another emulator (locked)")
+		return fmt.Errorf("image is in use (locked by another emulator, or given twice)")
 	}
 	return err
 }

@@ -37,7 +37,7 @@ func TestCreateOpen(t *testing.T) {
 
 func TestBadSidecars(t *testing.T) {
 	for _, tc := range []struct{ name, sidecar, want string }{
-		{"disk image", "kind = \"acb4000-disk\"\nversion = 1\n", "not a tape image"},
+		{"disk image", "kind = \"acb4000-disk\"\nversion = 1\n", "an acb4000-disk image, not a mcd403-tape image"},
 		{"future version", "kind = \"mcd403-tape\"\nversion = 9\nblock_size = 8192\nblocks = 4848\ninterleave = 3\nunwritten = \"zeros\"\n", "version 9"},
 		{"bad ranges", "kind = \"mcd403-tape\"\nversion = 1\nblock_size = 8192\nblocks = 4848\ninterleave = 3\nunwritten = \"zeros\"\nwritten = [[5, 3]]\n", "written range"},
 		{"unknown key", "kind = \"mcd403-tape\"\nversion = 1\nblock_size = 8192\nblocks = 4848\ninterleave = 3\nunwritten = \"zeros\"\ncolour = 1\n", "unknown keys"},

@@ -45,6 +45,9 @@ func NewMeta(interleave int) *Meta {
 		Interleave: interleave, Unwritten: UnwrittenBlank, Written: [][]int{}}
 }
 
+// ImageKind implements image.Kinded.
+func (m *Meta) ImageKind() string { return MetaKind }
+
 // Layout implements image.Meta.
 func (m *Meta) Layout() (int, int64) { return m.BlockSize, int64(m.Blocks) }
 
