@@ -20,7 +20,7 @@ type testMeta struct {
 	Note      string `toml:"note"`
 }
 
-func (m *testMeta) ImageKind() string { return "test" }
+func (m *testMeta) ImageKind() string    { return "test" }
 func (m *testMeta) Layout() (int, int64) { return m.BlockSize, m.Blocks }
 func (m *testMeta) Validate() error {
 	if m.Version != 1 || m.Kind != "test" {
