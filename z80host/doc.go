@@ -47,6 +47,14 @@
 // after LD A,I / LD A,R (the NMOS quirk). koron's IO interface and interrupt fields are never
 // used.
 //
+// # State
+//
+// State and SetState carry the whole CPU between instructions: every
+// register including R's bit 7 and MEMPTR, the latches (Q, the EI shadow,
+// the LD A,I/R P/V latch, HALT), the pending NMI edge, the /INT level and
+// the T-state counter. Restoring a State into a fresh CPU on an equal Bus
+// continues bit-identically (tested on random instruction streams).
+//
 // A Bus that also implements Pages lets plain RAM/ROM be read and written
 // without a Bus call; that is the fast path the board uses.
 //
@@ -81,7 +89,7 @@
 //     that one difference).
 //   - Q (for SCF/CCF flags 3/5) is loaded by instructions that compute
 //     flags, not by POP AF or EX AF,AF', and cleared by interrupt
-//     acknowledges and halted cycles [A]; SetRegs clears it.
+//     acknowledges and halted cycles [A].
 //   - The repeat-time flag quirks of LDIR/CPIR/INIR/OTIR published in 2018
 //     (flags 3/5 from PC, extra H/P changes while repeating) are not
 //     modelled; FUSE and ZEXALL do not test them.

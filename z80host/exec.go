@@ -22,6 +22,7 @@ func (c *CPU) Run(limit uint64) (stopped bool) {
 			// Idle M1 cycles until the limit: nothing on the bus changes.
 			n := (c.limit - c.t + 3) / 4
 			c.t += 4 * n
+			c.q, c.eiBlock = 0, false // as Step's halted cycles
 			r := c.k.IR.Lo
 			c.k.IR.Lo = r&0x80 | (r+uint8(n))&0x7f
 			continue

@@ -39,16 +39,38 @@ type Hook interface {
 	BeforeInstruction(pc uint16, t uint64) (stop bool)
 }
 
-// Regs is the programmer-visible state, for debuggers and tests.
+// Regs is the CPU's register file and internal latches: everything that
+// decides what the next instruction does, apart from the inputs (INT, NMI)
+// and the clock, which State adds.
 type Regs struct {
 	AF, BC, DE, HL             uint16
 	AltAF, AltBC, AltDE, AltHL uint16
 	IX, IY, SP, PC             uint16
-	I, R                       uint8
+	I, R                       uint8 // R with its bit 7
 	IFF1, IFF2                 bool
 	IM                         int
 	Halted                     bool
 	MEMPTR                     uint16 // the internal WZ register
+	// Q: the flags the last instruction computed, 0 if it computed none
+	// (SCF and CCF take flags 3 and 5 from A OR (F AND NOT Q)).
+	Q uint8
+	// EIShadow: the last instruction was EI, so /INT is not accepted
+	// before the next instruction.
+	EIShadow bool
+	// LDAIR: the last instruction was LD A,I or LD A,R, so an interrupt
+	// accepted now clears P/V (the NMOS quirk).
+	LDAIR bool
+}
+
+// State is the whole state of the CPU between instructions: Regs, the
+// inputs it has latched or sampled (a pending NMI edge, the /INT level)
+// and the T-state counter. SetState(State()) on a fresh CPU on an equal
+// Bus continues exactly as the original would.
+type State struct {
+	Regs
+	NMIPending bool
+	INT        bool
+	T          uint64
 }
 
 // CPU is a timed Z80.
@@ -116,8 +138,8 @@ func (c *CPU) Reset() {
 	c.k.States = z80.States{}
 	c.k.AF.SetU16(0xffff)
 	c.k.SP = 0xffff
-	c.halted, c.eiBlock, c.nmi = false, false, false
-	c.memptr = 0
+	c.halted, c.eiBlock, c.nmi, c.ldair = false, false, false, false
+	c.memptr, c.q = 0, 0
 }
 
 // SetInterruptAck connects the daisy chain.
@@ -152,7 +174,7 @@ func (c *CPU) SetPC(pc uint16) { c.k.PC = pc }
 // Halted reports whether the CPU is in the HALT state.
 func (c *CPU) Halted() bool { return c.halted }
 
-// Regs returns all registers.
+// Regs returns all registers and internal latches.
 func (c *CPU) Regs() Regs {
 	k := &c.k
 	return Regs{
@@ -162,10 +184,12 @@ func (c *CPU) Regs() Regs {
 		IX: k.IX, IY: k.IY, SP: k.SP, PC: k.PC,
 		I: k.IR.Hi, R: k.IR.Lo, IFF1: k.IFF1, IFF2: k.IFF2, IM: k.IM,
 		Halted: c.halted, MEMPTR: c.memptr,
+		Q: c.q, EIShadow: c.eiBlock, LDAIR: c.ldair,
 	}
 }
 
-// SetRegs sets all registers.
+// SetRegs sets all registers and internal latches, exactly as Regs
+// returns them (a zero Q, EIShadow or LDAIR clears that latch).
 func (c *CPU) SetRegs(r Regs) {
 	k := &c.k
 	k.AF.SetU16(r.AF)
@@ -180,5 +204,17 @@ func (c *CPU) SetRegs(r Regs) {
 	k.IR.Hi, k.IR.Lo = r.I, r.R
 	k.IFF1, k.IFF2, k.IM = r.IFF1, r.IFF2, r.IM
 	c.halted, c.memptr = r.Halted, r.MEMPTR
-	c.q = 0
+	c.q, c.eiBlock, c.ldair = r.Q, r.EIShadow, r.LDAIR
+}
+
+// State returns the whole state (see State). Call it between
+// instructions, not from inside a Bus access.
+func (c *CPU) State() State {
+	return State{Regs: c.Regs(), NMIPending: c.nmi, INT: c.intLine, T: c.t}
+}
+
+// SetState restores a state that State returned.
+func (c *CPU) SetState(s State) {
+	c.SetRegs(s.Regs)
+	c.nmi, c.intLine, c.t = s.NMIPending, s.INT, s.T
 }
