@@ -196,6 +196,8 @@ func fuseCompare(tc fuseIn, want fuseOut, c *CPU, b *fuseBus) []string {
 	var diffs []string
 	got := c.Regs()
 	w := want.regs.r
+	// The vectors do not carry the internal latches.
+	got.Q, got.EIShadow, got.LDAIR = 0, false, false
 	if got.Halted {
 		// FUSE leaves PC on the HALT opcode, z80host after it.
 		got.PC--
@@ -248,6 +250,9 @@ func fuseCompare(tc fuseIn, want fuseOut, c *CPU, b *fuseBus) []string {
 func TestFUSE(t *testing.T) {
 	in := filepath.Join(fuseDir, "tests.in")
 	if _, err := os.Stat(in); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("FUSE vectors absent under CI: %v", err)
+		}
 		t.Skipf("FUSE vectors absent (%v); they live in ../shared beside the repository", err)
 	}
 	tests := parseFuseIn(t, in)
