@@ -183,6 +183,9 @@ type Chip struct {
 
 	// OnIRQ and OnDRQ, if set, are called when the IRQ or DRQ output
 	// changes level.
+	obs    []accessObserver
+	nextID int
+
 	OnIRQ func(bool)
 	OnDRQ func(bool)
 	// Trace, if set, is told of the events Stats counts ("stale DACK read",
@@ -203,10 +206,11 @@ func New(s *sched.Scheduler, bus *scsi.Bus, name string) *Chip {
 	c.evDRQ.Init(name+" DMA DRQ", c.txDRQ)
 	c.evArb.Init(name+" arbitration", c.arbSettled)
 	c.evLatch.Init(name+" DMA latch", c.rxLatch)
-	c.evRxAck.Init(name+" DMA ACK", c.rxAckOn)
-	c.evTxAck.Init(name+" DMA ACK", c.txAckOn)
-	c.evRxAckOff.Init(name+" DMA ACK off", c.rxAckOff)
-	c.evTxAckOff.Init(name+" DMA ACK off", c.txAckOff)
+	c.evRxAck.Init(name+" DMA receive ACK", c.rxAckOn)
+	c.evTxAck.Init(name+" DMA send ACK", c.txAckOn)
+	c.evRxAckOff.Init(name+" DMA receive ACK off", c.rxAckOff)
+	c.evTxAckOff.Init(name+" DMA send ACK off", c.txAckOff)
+	s.Own(&c.evDRQ, &c.evArb, &c.evLatch, &c.evRxAck, &c.evTxAck, &c.evRxAckOff, &c.evTxAckOff)
 	c.port = bus.Attach(name, c.onChange)
 	c.prev = bus.Lines()
 	return c
@@ -241,6 +245,14 @@ func (c *Chip) setDRQ(v bool) {
 
 // Read returns register reg (0-7) at s.Now().
 func (c *Chip) Read(reg int) uint8 {
+	v := c.read(reg)
+	if len(c.obs) != 0 {
+		c.notify(Access{Reg: reg & 7, V: v})
+	}
+	return v
+}
+
+func (c *Chip) read(reg int) uint8 {
 	switch reg & 7 {
 	case RegData:
 		return c.bus.Data()
@@ -319,7 +331,13 @@ func (c *Chip) bsr() uint8 {
 
 // Write sets register reg (0-7) at s.Now().
 func (c *Chip) Write(reg int, v uint8) {
-	reg &= 7
+	c.write(reg&7, v)
+	if len(c.obs) != 0 {
+		c.notify(Access{Reg: reg & 7, Write: true, V: v})
+	}
+}
+
+func (c *Chip) write(reg int, v uint8) {
 	if reg != RegICR && c.bus.Lines()&scsi.RST != 0 {
 		return // held in reset while RST is on the bus [A]
 	}
@@ -622,6 +640,14 @@ func (c *Chip) txDRQ(sched.Time) {
 // (DRQ on) it clears DRQ and lets the chip acknowledge the byte; without one
 // the stale IDR is returned and nothing else happens (hypothesis A).
 func (c *Chip) DMARead() uint8 {
+	v := c.dmaRead()
+	if len(c.obs) != 0 {
+		c.notify(Access{Reg: RegDACK, V: v})
+	}
+	return v
+}
+
+func (c *Chip) dmaRead() uint8 {
 	v := c.idr
 	if c.dma != rxLatched {
 		c.Stats.StaleReads++
@@ -639,6 +665,13 @@ func (c *Chip) DMARead() uint8 {
 // is taken for the next REQ; with DRQ off it replaces whatever ODR held,
 // and that byte is lost (hypothesis A).
 func (c *Chip) DMAWrite(v uint8) {
+	c.dmaWrite(v)
+	if len(c.obs) != 0 {
+		c.notify(Access{Reg: RegDACK, Write: true, V: v})
+	}
+}
+
+func (c *Chip) dmaWrite(v uint8) {
 	c.odr = v
 	if c.dma != txWaitDACK {
 		c.Stats.Overwrites++

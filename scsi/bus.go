@@ -1,7 +1,9 @@
 package scsi
 
 import (
+	"fmt"
 	"math/bits"
+	"slices"
 	"strings"
 
 	"github.com/lbplus/lbplus/sched"
@@ -133,7 +135,8 @@ type Observer func(now sched.Time, lines Line, data uint8)
 type Bus struct {
 	s         *sched.Scheduler
 	ports     []*Port
-	observers []Observer
+	observers []busObserver
+	nextObs   int
 	lines     Line
 	data      uint8
 	changes   uint64
@@ -154,9 +157,23 @@ func (b *Bus) Attach(name string, onChange func(now sched.Time)) *Port {
 	return p
 }
 
-// Observe adds a tracer. Observers see every change, in order, before the
-// ports are told.
-func (b *Bus) Observe(o Observer) { b.observers = append(b.observers, o) }
+type busObserver struct {
+	id int
+	fn Observer
+}
+
+// Observe adds a tracer and returns a function that removes it. Observers
+// see every change, in order, before the ports are told; with none
+// attached a change costs one length check. An observer must not drive
+// the bus.
+func (b *Bus) Observe(o Observer) (remove func()) {
+	b.nextObs++
+	id := b.nextObs
+	b.observers = append(b.observers, busObserver{id, o})
+	return func() {
+		b.observers = slices.DeleteFunc(b.observers, func(x busObserver) bool { return x.id == id })
+	}
+}
 
 // Lines returns the OR of every port's control lines, with DBP.
 func (b *Bus) Lines() Line { return b.lines }
@@ -188,8 +205,10 @@ func (b *Bus) update(from *Port) {
 	b.lines, b.data = l, d
 	b.changes++
 	now := b.s.Now()
-	for _, o := range b.observers {
-		o(now, l, d)
+	if len(b.observers) != 0 {
+		for _, o := range b.observers {
+			o.fn(now, l, d)
+		}
 	}
 	for _, p := range b.ports {
 		if p != from && p.onChange != nil {
@@ -252,4 +271,50 @@ func (p *Port) Release() {
 	}
 	p.lines, p.data, p.driving = 0, 0, false
 	p.bus.update(p)
+}
+
+// PortState is one port's contribution to the bus, as saved.
+type PortState struct {
+	Name    string
+	Lines   Line
+	Data    uint8
+	Driving bool
+}
+
+// BusState is the cable's complete state: every port's contribution (in
+// attach order), the resulting lines and data, and the change count.
+type BusState struct {
+	Ports   []PortState
+	Lines   Line
+	Data    uint8
+	Changes uint64
+}
+
+// State returns the bus's state; looking changes nothing.
+func (b *Bus) State() BusState {
+	st := BusState{Lines: b.lines, Data: b.data, Changes: b.changes}
+	for _, p := range b.ports {
+		st.Ports = append(st.Ports, PortState{Name: p.name, Lines: p.lines, Data: p.data, Driving: p.driving})
+	}
+	return st
+}
+
+// SetState restores every port's contribution without telling anyone:
+// the devices on the bus restore their own view of it. The ports must be
+// the same, attached in the same order.
+func (b *Bus) SetState(st BusState) error {
+	if len(st.Ports) != len(b.ports) {
+		return fmt.Errorf("scsi: saved bus has %d ports, this one %d", len(st.Ports), len(b.ports))
+	}
+	for i, ps := range st.Ports {
+		if ps.Name != b.ports[i].name {
+			return fmt.Errorf("scsi: saved bus port %d is %q, this one %q", i, ps.Name, b.ports[i].name)
+		}
+	}
+	for i, ps := range st.Ports {
+		p := b.ports[i]
+		p.lines, p.data, p.driving = ps.Lines, ps.Data, ps.Driving
+	}
+	b.lines, b.data, b.changes = st.Lines, st.Data, st.Changes
+	return nil
 }

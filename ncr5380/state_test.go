@@ -1,0 +1,67 @@
+package ncr5380_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/lbplus/lbplus/ncr5380"
+	"github.com/lbplus/lbplus/sched"
+)
+
+// TestPeekAndStateChangeNothing: looking at register 7 and at the whole
+// state leaves the interrupt pending; only a real read clears it.
+func TestPeekAndStateChangeNothing(t *testing.T) {
+	r := newRig(t, nil)
+	h := r.h
+	h.wr(ncr5380.RegICR, ncr5380.ICRRST)
+	h.wr(ncr5380.RegICR, 0)
+	require.True(t, r.c.IRQ(), "bus reset raises IRQ")
+	before := r.c.State()
+	for reg := range 9 {
+		r.c.Peek(reg)
+	}
+	assert.Equal(t, before, r.c.State())
+	assert.True(t, r.c.IRQ())
+	assert.NotZero(t, r.c.Peek(ncr5380.RegBSR)&ncr5380.BSRIRQ)
+	h.rd(ncr5380.RegReset)
+	assert.False(t, r.c.IRQ(), "a read of register 7 is an access and clears IRQ")
+	assert.Zero(t, r.c.Peek(ncr5380.RegBSR)&ncr5380.BSRIRQ)
+}
+
+func TestObserversSeeEveryAccessAfterItApplies(t *testing.T) {
+	r := newRig(t, &dev{in: []byte{0x5a}})
+	var a, b []ncr5380.Access
+	removeA := r.c.Observe(func(_ sched.Time, x ncr5380.Access) { a = append(a, x) })
+	r.c.Observe(func(_ sched.Time, x ncr5380.Access) { b = append(b, x) })
+	r.h.wr(ncr5380.RegTCR, 3)
+	r.h.rd(ncr5380.RegTCR)
+	r.h.dmaRd()
+	removeA()
+	r.h.wr(ncr5380.RegData, 0x42)
+	want := []ncr5380.Access{{Reg: 3, Write: true, V: 3}, {Reg: 3, V: 3}, {Reg: ncr5380.RegDACK}}
+	assert.Equal(t, want, a)
+	assert.Equal(t, append(want, ncr5380.Access{Reg: 0, Write: true, V: 0x42}), b)
+}
+
+// TestSetStateRoundTrip: the state of a chip halfway through a DMA receive
+// (byte latched, DRQ on) loads into a fresh chip and reads back the same; a
+// pending event that is not the chip's own is refused.
+func TestSetStateRoundTrip(t *testing.T) {
+	st := r0DMAState(t)
+	assert.Equal(t, "receive: DRQ", st.DMAStep())
+	fresh := newRig(t, nil)
+	require.NoError(t, fresh.c.SetState(st))
+	assert.Equal(t, st, fresh.c.State())
+	bad := st
+	bad.DMAEvent = "someone else's event"
+	assert.ErrorContains(t, fresh.c.SetState(bad), "not one of the chip's")
+}
+
+func r0DMAState(t *testing.T) ncr5380.State {
+	r := newRig(t, &dev{in: []byte{1, 2, 3, 4}})
+	r.startDMA([]byte{0x08, 0, 0, 0, 1, 0}, 0)
+	r.h.until(ncr5380.RegBSR, func(v uint8) bool { return v&ncr5380.BSRDRQ != 0 }, "DRQ")
+	return r.c.State()
+}
