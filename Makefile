@@ -4,7 +4,7 @@
 
 GO      ?= go
 BIN     := bin/lbplus
-DEBS    := pasmo z80dasm z80asm sigrok-cli cpmtools
+DEBS    := pasmo z80dasm z80asm sigrok-cli cpmtools libdsk-utils
 GOFLAGS ?=
 
 .PHONY: all build run test test-long deps debs bench fuzz clean
