@@ -41,6 +41,8 @@ const (
 	eLAnd
 	eLOr
 	eCond
+	ePeek // debugger expressions only (debugexpr.go)
+	ePeekW
 )
 
 type expr struct {
@@ -53,9 +55,10 @@ type expr struct {
 
 // exprParser parses a token slice.
 type exprParser struct {
-	toks []token
-	pos  int
-	err  *lexError
+	toks  []token
+	pos   int
+	err   *lexError
+	debug bool // registers and PEEK allowed (ParseExpr)
 }
 
 func (p *exprParser) peek() *token {
@@ -380,6 +383,11 @@ func (p *exprParser) primary() *expr {
 			}
 			return &expr{op: eDefined, name: n.text, col: n.col}
 		}
+		if p.debug {
+			if e, ok := p.debugPrimary(t); ok {
+				return e
+			}
+		}
 		if isReserved(t.up) {
 			return p.fail(t.col, "unexpected "+quote(t.text)+" in expression")
 		}
@@ -464,6 +472,8 @@ func eval(e *expr, c evalCtx) (int64, *lexError) {
 		return a >> 8 & 0xFF, nil
 	case eLow:
 		return a & 0xFF, nil
+	case ePeek, ePeekW:
+		return evalPeek(e, c, a)
 	}
 	b, err := eval(e.b, c)
 	if err != nil {

@@ -1,0 +1,596 @@
+package debugger
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/lbplus/lbplus/asm"
+	"github.com/lbplus/lbplus/sched"
+	"github.com/lbplus/lbplus/scsi"
+	"github.com/lbplus/lbplus/z80host"
+	"github.com/lbplus/lbplus/z80host/optable"
+)
+
+// Machine is what the debugger drives. It is kept small so that the
+// machine's own observation API can replace the Board adapter without
+// touching the rest of the debugger.
+type Machine interface {
+	// Now is the simulated time (the CPU's, at an instruction boundary when
+	// the machine is paused).
+	Now() sched.Time
+	// Step runs one instruction and the events due by its end.
+	Step() (int, error)
+	// RunFor runs for d of simulated time, or less if Stop is called from
+	// an observer or the CPU hook returns true.
+	RunFor(d sched.Time) error
+	// Stop ends the current RunFor after the instruction in progress.
+	Stop()
+	// Regs returns the CPU's registers.
+	Regs() z80host.Regs
+	// Peek reads memory as the CPU sees it (ROM overlay included) without
+	// any side effect.
+	Peek(addr uint16) uint8
+	// SetHook installs the CPU's instruction-boundary hook (nil removes it).
+	SetHook(h z80host.Hook)
+}
+
+// Stop says why the machine stopped.
+type Stop struct {
+	Why  string     // "breakpoint", "step", "phase", ...
+	T    sched.Time // when the condition happened (a bus edge's own time)
+	PC   uint16     // the instruction that was executing or is next
+	Text string     // a line for the user
+	// Ended is, for a phase stop, the segment that ended at T: the phase
+	// the bus left, with its bytes.
+	Ended *Segment
+}
+
+func (s *Stop) String() string {
+	return fmt.Sprintf("%s  %s", FormatTime(s.T), s.Text)
+}
+
+// FormatTime renders simulated time in microseconds with nanosecond
+// digits, the unit the story measures in.
+func FormatTime(t sched.Time) string {
+	ns := int64(t / sched.Nanosecond)
+	return fmt.Sprintf("%d.%03d us", ns/1000, ns%1000)
+}
+
+// HistoryLen is how many executed instructions the history keeps.
+const HistoryLen = 1 << 12
+
+// HistEntry is one executed instruction: its address and the T-state it
+// began at.
+type HistEntry struct {
+	PC uint16
+	T  uint64
+}
+
+// stepMode is a one-shot stop condition set by a step command.
+type stepMode uint8
+
+const (
+	stepNone stepMode = iota
+	stepEdge
+	stepByte
+	stepPhase
+	stepCommand
+	stepBusFree
+	stepOver
+	stepOut
+)
+
+// Debugger is the debugger core: run control, breakpoints, history and the
+// signal recorder, without any user interface. It runs on the machine's
+// goroutine; nothing in it reads the wall clock.
+type Debugger struct {
+	m   Machine
+	Rec *Recorder
+	// Syms names addresses in disassembly and resolves names in
+	// breakpoint expressions.
+	Syms *Symbols
+	// Kinds tells the decoder which targets are tapes (default disk).
+	Kinds map[int]Kind
+
+	bps    []*Breakpoint
+	nextID int
+	exec   [1024]uint64 // bitmap of addresses with an execute breakpoint
+	slow   bool         // a per-instruction check besides exec is active
+
+	hist     [HistoryLen]HistEntry
+	histN    uint64
+	curPC    uint16 // the instruction in progress (or next, when paused)
+	curT     uint64
+	resumePC uint16 // skip the exec breakpoint here once when resuming
+	resumeT  uint64
+	resuming bool
+
+	stop    *Stop
+	mode    stepMode
+	target  uint16 // step over: return address
+	sp0     uint16 // step over/out: SP at the start
+	lastRet bool   // the previous instruction was a return
+	probes  []probe
+}
+
+// probe is a counter checked at instruction boundaries (tape repositions,
+// lost DMA bytes): a change stops the machine.
+type probe struct {
+	bp   *Breakpoint
+	read func() uint64
+	last uint64
+}
+
+// New returns a debugger for m recording into rec. It installs the CPU
+// hook; the caller connects rec to the machine's signals (see Attach).
+func New(m Machine, rec *Recorder) *Debugger {
+	d := &Debugger{m: m, Rec: rec, Syms: NewSymbols(), Kinds: map[int]Kind{}}
+	rec.dec.l = d
+	m.SetHook(d)
+	return d
+}
+
+// Machine returns the machine the debugger drives.
+func (d *Debugger) Machine() Machine { return d.m }
+
+// BeforeInstruction is the CPU hook (z80host.Hook): it keeps the history
+// and checks execute breakpoints and step targets.
+func (d *Debugger) BeforeInstruction(pc uint16, t uint64) bool {
+	d.hist[d.histN%HistoryLen] = HistEntry{pc, t}
+	d.histN++
+	prevPC := d.curPC
+	d.curPC, d.curT = pc, t
+	if d.resuming {
+		d.resuming = false
+		if pc == d.resumePC && t == d.resumeT {
+			return false
+		}
+	}
+	if d.exec[pc>>6]&(1<<(pc&63)) != 0 && d.checkExec(pc) {
+		return true
+	}
+	if d.slow {
+		return d.slowChecks(prevPC, pc)
+	}
+	return false
+}
+
+func (d *Debugger) checkExec(pc uint16) bool {
+	for _, bp := range d.bps {
+		if bp.Kind != BreakExec || bp.Addr != pc || !bp.Enabled {
+			continue
+		}
+		if bp.Cond != nil {
+			v, err := bp.Cond.Eval(d.env())
+			if err != nil {
+				d.halt(&Stop{Why: "error", T: d.m.Now(), PC: pc, Text: err.Error()})
+				return true
+			}
+			if v == 0 {
+				continue
+			}
+		}
+		bp.Hits++
+		d.stop = &Stop{Why: "breakpoint", T: d.m.Now(), PC: pc, Text: fmt.Sprintf("breakpoint %d: execute %s", bp.ID, d.Syms.Label(pc))}
+		return true
+	}
+	return false
+}
+
+// slowChecks runs the per-instruction conditions: step over/out targets,
+// memory watchpoints and counter probes.
+func (d *Debugger) slowChecks(prevPC, pc uint16) bool {
+	switch d.mode {
+	case stepOver:
+		if pc == d.target && d.m.Regs().SP >= d.sp0 {
+			d.stop = &Stop{Why: "step", T: d.m.Now(), PC: pc, Text: "stepped over to " + d.Syms.Label(pc)}
+			return true
+		}
+	case stepOut:
+		if d.lastRet && d.m.Regs().SP > d.sp0 {
+			d.stop = &Stop{Why: "step", T: d.m.Now(), PC: pc, Text: "stepped out to " + d.Syms.Label(pc)}
+			return true
+		}
+		d.lastRet = isReturn(d.code(pc))
+	}
+	for _, bp := range d.bps {
+		if bp.Kind != BreakMem || !bp.Enabled {
+			continue
+		}
+		for a := int(bp.Addr); a <= int(bp.End); a++ {
+			v := d.m.Peek(uint16(a))
+			if v != bp.shadow[a-int(bp.Addr)] {
+				bp.shadow[a-int(bp.Addr)] = v
+				bp.Hits++
+				d.stop = &Stop{Why: "watchpoint", T: d.m.Now(), PC: prevPC,
+					Text: fmt.Sprintf("watchpoint %d: %04Xh changed to %02Xh by the instruction at %s", bp.ID, a, v, d.Syms.Label(prevPC))}
+				return true
+			}
+		}
+	}
+	for i := range d.probes {
+		p := &d.probes[i]
+		if v := p.read(); v != p.last {
+			p.last = v
+			if p.bp.Enabled {
+				p.bp.Hits++
+				d.stop = &Stop{Why: "breakpoint", T: d.m.Now(), PC: prevPC,
+					Text: fmt.Sprintf("breakpoint %d: %s (count %d) during the instruction at %s", p.bp.ID, p.bp.Desc, v, d.Syms.Label(prevPC))}
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// code returns the 4 bytes at addr.
+func (d *Debugger) code(addr uint16) []byte {
+	return []byte{d.m.Peek(addr), d.m.Peek(addr + 1), d.m.Peek(addr + 2), d.m.Peek(addr + 3)}
+}
+
+// isReturn: RET, RET cc, RETI, RETN.
+func isReturn(c []byte) bool {
+	switch {
+	case c[0] == 0xC9, c[0]&0xC7 == 0xC0:
+		return true
+	case c[0] == 0xED && c[1]&0xC7 == 0x45:
+		return true
+	}
+	return false
+}
+
+// isCall: CALL, CALL cc, RST, and the repeating block instructions and
+// DJNZ, which step over treats as one step too.
+func isCall(c []byte) bool {
+	switch {
+	case c[0] == 0xCD, c[0]&0xC7 == 0xC4, c[0]&0xC7 == 0xC7, c[0] == 0x10:
+		return true
+	case c[0] == 0xED && c[1]&0xF4 == 0xB0:
+		return true
+	}
+	return false
+}
+
+// halt records a stop and asks the machine to stop after the instruction
+// in progress.
+func (d *Debugger) halt(s *Stop) {
+	if d.stop == nil {
+		d.stop = s
+	}
+	d.m.Stop()
+}
+
+// The decoder's listener: one-shot step conditions and bus breakpoints.
+
+func (d *Debugger) edge(now sched.Time) {
+	if d.mode == stepEdge {
+		sig, data := d.Rec.Signals()
+		d.halt(&Stop{Why: "edge", T: now, PC: d.curPC, Text: fmt.Sprintf("bus edge: %s db=%02X", sig, data)})
+	}
+}
+
+func (d *Debugger) segmentStarted(s *Segment) {
+	switch {
+	case d.mode == stepPhase:
+		d.halt(d.phaseStop("phase", s))
+	case d.mode == stepCommand && s.Phase == scsi.Command:
+		d.halt(d.phaseStop("command", s))
+	case d.mode == stepBusFree && s.Phase == scsi.BusFree:
+		d.halt(d.phaseStop("bus free", s))
+	}
+	for _, bp := range d.bps {
+		if !bp.Enabled {
+			continue
+		}
+		if (bp.Kind == BreakPhase && bp.Phase == s.Phase) ||
+			(bp.Kind == BreakSelect && s.Phase == scsi.Selection) {
+			bp.Hits++
+			st := d.phaseStop("breakpoint", s)
+			st.Text = fmt.Sprintf("breakpoint %d: %s", bp.ID, st.Text)
+			d.halt(st)
+		}
+	}
+}
+
+// phaseStop reports entering segment s, with the segment that ended.
+func (d *Debugger) phaseStop(why string, s *Segment) *Stop {
+	prev := d.Rec.Previous()
+	text := fmt.Sprintf("%s entered", s.Phase)
+	if s.Phase == scsi.Selection {
+		text = "SELECTION entered (arbitration/selection)"
+	}
+	return &Stop{Why: why, T: s.Start, PC: d.curPC, Text: text, Ended: &prev}
+}
+
+// SegmentLine renders a segment as the text front-end prints it: start
+// time, phase, what it carried and how long it lasted.
+func (d *Debugger) SegmentLine(s *Segment) string {
+	dur := ""
+	if s.End != 0 {
+		dur = "  (" + FormatDuration(s.End-s.Start) + ")"
+	}
+	return fmt.Sprintf("%14s  %-11s  %s%s", FormatTime(s.Start), s.Phase, s.Describe(d.kind), dur)
+}
+
+// FormatDuration renders a span with a unit that suits it.
+func FormatDuration(t sched.Time) string {
+	switch {
+	case t < 10*sched.Microsecond:
+		return fmt.Sprintf("%d ns", t/sched.Nanosecond)
+	case t < 10*sched.Millisecond:
+		return fmt.Sprintf("%.2f us", float64(t)/float64(sched.Microsecond))
+	case t < 10*sched.Second:
+		return fmt.Sprintf("%.3f ms", float64(t)/float64(sched.Millisecond))
+	}
+	return fmt.Sprintf("%.3f s", float64(t)/float64(sched.Second))
+}
+
+func (d *Debugger) transfer(now sched.Time, p scsi.Phase, b uint8) {
+	if d.mode == stepByte {
+		d.halt(&Stop{Why: "byte", T: now, PC: d.curPC, Text: fmt.Sprintf("%s byte %02Xh", p, b)})
+	}
+}
+
+func (d *Debugger) commandReady(c *Command) {
+	for _, bp := range d.bps {
+		if !bp.Enabled {
+			continue
+		}
+		switch bp.Kind {
+		case BreakCDB:
+			if bp.Opcode >= 0 && c.Opcode() != bp.Opcode {
+				continue
+			}
+			if bp.Target >= 0 && c.Target != bp.Target {
+				continue
+			}
+		case BreakSelect:
+			// A selection breakpoint on a given target stops once the
+			// target is known, at its CDB.
+			if bp.Target < 0 || c.Target != bp.Target {
+				continue
+			}
+		default:
+			continue
+		}
+		bp.Hits++
+		d.halt(&Stop{Why: "breakpoint", T: d.m.Now(), PC: d.curPC,
+			Text: fmt.Sprintf("breakpoint %d: target %d %s, CDB sent by the instruction at %s", bp.ID, c.Target, DecodeCDB(c.Bytes(), d.kind(c.Target)), d.Syms.Label(d.curPC))})
+	}
+}
+
+func (d *Debugger) kind(target int) Kind { return d.Kinds[target] }
+
+// IO is the machine's I/O observer: every IN and OUT after the device
+// handled it (t is the T-state the I/O cycle starts).
+func (d *Debugger) IO(t uint64, port uint16, v uint8, out bool) {
+	for _, bp := range d.bps {
+		if bp.Kind != BreakIO || !bp.Enabled || uint8(port) != bp.Port || out != bp.Out {
+			continue
+		}
+		if bp.Value >= 0 && int(v) != bp.Value {
+			continue
+		}
+		bp.Hits++
+		dir := "IN from"
+		if out {
+			dir = "OUT to"
+		}
+		d.halt(&Stop{Why: "breakpoint", T: sched.Time(t) * sched.TState, PC: d.curPC,
+			Text: fmt.Sprintf("breakpoint %d: %s port %02Xh value %02Xh by the instruction at %s", bp.ID, dir, uint8(port), v, d.Syms.Label(d.curPC))})
+	}
+}
+
+// Chip5380Event is the 5380's trace observer: lost-data and overwritten
+// latch events stop the machine when a breakpoint asks.
+func (d *Debugger) Chip5380Event(now sched.Time, event string) {
+	lost := strings.Contains(event, "stale") || strings.Contains(event, "overwrote")
+	if !lost {
+		return
+	}
+	for _, bp := range d.bps {
+		if bp.Kind == BreakLost && bp.Enabled {
+			bp.Hits++
+			d.halt(&Stop{Why: "breakpoint", T: now, PC: d.curPC,
+				Text: fmt.Sprintf("breakpoint %d: %s by the instruction at %s", bp.ID, event, d.Syms.Label(d.curPC))})
+		}
+	}
+}
+
+// Paused state and run control.
+
+// PC is the address of the next instruction.
+func (d *Debugger) PC() uint16 { return d.m.Regs().PC }
+
+// Continue runs until a breakpoint or step condition stops the machine or
+// budget of simulated time has passed; it returns the stop, or nil when the
+// budget ran out (the window calls it once a frame).
+func (d *Debugger) Continue(budget sched.Time) (*Stop, error) {
+	return d.run(budget)
+}
+
+func (d *Debugger) run(budget sched.Time) (*Stop, error) {
+	d.stop = nil
+	r := d.m.Regs()
+	d.resuming, d.resumePC, d.resumeT = true, r.PC, uint64(d.m.Now()/sched.TState)
+	end := d.m.Now() + budget
+	for d.stop == nil {
+		now := d.m.Now()
+		if now >= end {
+			break
+		}
+		if err := d.m.RunFor(end - now); err != nil {
+			return nil, err
+		}
+	}
+	s := d.stop
+	d.stop, d.mode, d.resuming = nil, stepNone, false
+	d.updateSlow()
+	return s, nil
+}
+
+// stepLimit bounds a step that waits for the bus or a return: [A] ten
+// seconds of simulated time, far beyond any command on this board.
+const stepLimit = 10 * sched.Second
+
+func (d *Debugger) runMode(m stepMode) (*Stop, error) {
+	d.mode = m
+	d.updateSlow()
+	s, err := d.run(stepLimit)
+	if err == nil && s == nil {
+		s = &Stop{Why: "limit", T: d.m.Now(), PC: d.PC(), Text: "no stop within " + FormatTime(stepLimit)}
+	}
+	return s, err
+}
+
+// StepInstruction runs one instruction.
+func (d *Debugger) StepInstruction() (*Stop, error) {
+	r := d.m.Regs()
+	t := uint64(d.m.Now() / sched.TState)
+	d.hist[d.histN%HistoryLen] = HistEntry{r.PC, t}
+	d.histN++
+	if _, err := d.m.Step(); err != nil {
+		return nil, err
+	}
+	pc := d.PC()
+	d.curPC = pc
+	return &Stop{Why: "step", T: d.m.Now(), PC: pc, Text: "at " + d.Syms.Label(pc)}, nil
+}
+
+// StepOver runs a CALL, RST, DJNZ or repeating block instruction to the
+// instruction after it (the same stack level); otherwise it is
+// StepInstruction.
+func (d *Debugger) StepOver() (*Stop, error) {
+	r := d.m.Regs()
+	c := d.code(r.PC)
+	if !isCall(c) {
+		return d.StepInstruction()
+	}
+	d.target = r.PC + uint16(optable.Lookup(c).Len)
+	d.sp0 = r.SP
+	return d.runMode(stepOver)
+}
+
+// StepOut runs until a return instruction takes the stack above its level
+// now.
+func (d *Debugger) StepOut() (*Stop, error) {
+	d.sp0 = d.m.Regs().SP
+	d.lastRet = false
+	return d.runMode(stepOut)
+}
+
+// StepEdge runs to the next change of any SCSI line or the data bus.
+func (d *Debugger) StepEdge() (*Stop, error) { return d.runMode(stepEdge) }
+
+// StepByte runs to the next byte moved on the SCSI bus.
+func (d *Debugger) StepByte() (*Stop, error) { return d.runMode(stepByte) }
+
+// StepPhase runs to the next bus phase (selection, an information phase
+// at its first REQ, bus free).
+func (d *Debugger) StepPhase() (*Stop, error) { return d.runMode(stepPhase) }
+
+// StepCommand runs to the next COMMAND phase.
+func (d *Debugger) StepCommand() (*Stop, error) { return d.runMode(stepCommand) }
+
+// StepBusFree runs to the next bus free.
+func (d *Debugger) StepBusFree() (*Stop, error) { return d.runMode(stepBusFree) }
+
+// History returns the last n executed instructions, oldest first.
+func (d *Debugger) History(n int) []HistEntry {
+	n = min(n, HistoryLen, int(d.histN))
+	out := make([]HistEntry, n)
+	for i := range out {
+		out[i] = d.hist[(d.histN-uint64(n)+uint64(i))%HistoryLen]
+	}
+	return out
+}
+
+// updateSlow turns the per-instruction checks on only while something
+// needs them, so the hook costs one bitmap test otherwise.
+func (d *Debugger) updateSlow() {
+	d.slow = d.mode == stepOver || d.mode == stepOut || len(d.probes) > 0
+	for _, bp := range d.bps {
+		if bp.Kind == BreakMem && bp.Enabled {
+			d.slow = true
+		}
+	}
+}
+
+// env is the expression environment: registers, then symbols, memory.
+func (d *Debugger) env() asm.ExprEnv { return exprEnv{d} }
+
+type exprEnv struct{ d *Debugger }
+
+func (e exprEnv) Peek(a uint16) uint8 { return e.d.m.Peek(a) }
+
+func (e exprEnv) Symbol(name string) (int64, bool) {
+	if v, ok := RegValue(e.d.m.Regs(), strings.ToUpper(name)); ok {
+		return int64(v), true
+	}
+	if v, ok := e.d.Syms.Lookup(name); ok {
+		return int64(v), true
+	}
+	return 0, false
+}
+
+// Eval evaluates an expression (registers, symbols, PEEK) now.
+func (d *Debugger) Eval(src string) (uint16, error) {
+	x, err := asm.ParseExpr(src)
+	if err != nil {
+		return 0, err
+	}
+	return x.Eval(d.env())
+}
+
+// RegValue returns a register by its upper-case name.
+func RegValue(r z80host.Regs, name string) (uint16, bool) {
+	switch name {
+	case "AF":
+		return r.AF, true
+	case "BC":
+		return r.BC, true
+	case "DE":
+		return r.DE, true
+	case "HL":
+		return r.HL, true
+	case "IX":
+		return r.IX, true
+	case "IY":
+		return r.IY, true
+	case "SP":
+		return r.SP, true
+	case "PC":
+		return r.PC, true
+	case "AF'":
+		return r.AltAF, true
+	case "A":
+		return r.AF >> 8, true
+	case "F":
+		return r.AF & 0xFF, true
+	case "B":
+		return r.BC >> 8, true
+	case "C":
+		return r.BC & 0xFF, true
+	case "D":
+		return r.DE >> 8, true
+	case "E":
+		return r.DE & 0xFF, true
+	case "H":
+		return r.HL >> 8, true
+	case "L":
+		return r.HL & 0xFF, true
+	case "IXH":
+		return r.IX >> 8, true
+	case "IXL":
+		return r.IX & 0xFF, true
+	case "IYH":
+		return r.IY >> 8, true
+	case "IYL":
+		return r.IY & 0xFF, true
+	case "I":
+		return uint16(r.I), true
+	case "R":
+		return uint16(r.R), true
+	}
+	return 0, false
+}

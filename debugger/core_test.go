@@ -1,0 +1,98 @@
+package debugger
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/lbplus/lbplus/sched"
+	"github.com/lbplus/lbplus/scsi"
+)
+
+// The acceptance session through the core API: break on COMMAND, step
+// phase by phase through the monitor's READ(6) of block 0.
+func TestStepPhasesThroughBootRead(t *testing.T) {
+	r := newRig(t, true)
+	r.prompt(t)
+	r.d.BreakOnPhase(scsi.Command)
+	r.b.ConsoleInput([]byte("B\r"))
+	st, err := r.d.Continue(sched.Second)
+	require.NoError(t, err)
+	require.NotNil(t, st, "the COMMAND phase stops the machine")
+	assert.Equal(t, "breakpoint", st.Why)
+	require.NotNil(t, st.Ended)
+	assert.Equal(t, scsi.Selection, st.Ended.Phase)
+	assert.Equal(t, "arbitration/selection of target 0", st.Ended.Describe(nil))
+	require.NoError(t, r.d.Delete(1))
+
+	type step struct {
+		phase scsi.Phase
+		desc  string
+	}
+	want := []step{
+		{scsi.Command, "READ(6) LUN 0 LBA 0 blocks 1"},
+		{scsi.DataIn, "512 bytes"},
+		{scsi.Status, "GOOD (00h)"},
+		{scsi.MsgIn, "COMMAND COMPLETE (00h)"},
+	}
+	last := st.T
+	for _, w := range want {
+		st, err := r.d.StepPhase()
+		require.NoError(t, err)
+		require.Equal(t, "phase", st.Why, st.Text)
+		require.NotNil(t, st.Ended)
+		assert.Equal(t, w.phase, st.Ended.Phase)
+		assert.Equal(t, w.desc, st.Ended.Describe(nil))
+		assert.Equal(t, last, st.Ended.Start, "segments follow each other")
+		assert.Greater(t, st.T, last)
+		assert.LessOrEqual(t, st.T, r.b.Now(), "the stop comes after the edge")
+		last = st.T
+	}
+	// The last stop was entering BUS FREE.
+	assert.Equal(t, scsi.BusFree, r.d.Rec.Current().Phase)
+	assert.Equal(t, last, r.d.Rec.Current().Start)
+	cmds := r.d.Rec.Commands(0, r.b.Now())
+	require.Len(t, cmds, 1)
+	assert.Equal(t, 512, cmds[0].DataIn)
+	assert.Equal(t, 0, cmds[0].Status)
+	assert.Equal(t, 0, cmds[0].Message)
+	assert.Equal(t, last, cmds[0].End)
+}
+
+// A run paused at every phase and resumed is identical to one never
+// stopped, to the T-state: same trace hash, same console output.
+func TestPausedRunIsIdentical(t *testing.T) {
+	const total = 400 * sched.Millisecond
+	plain := newRig(t, false)
+	plain.prompt(t)
+	start := plain.b.Now()
+	plain.b.ConsoleInput([]byte("B\r"))
+	require.NoError(t, plain.b.RunFor(total))
+
+	dbg := newRig(t, true)
+	dbg.prompt(t)
+	require.Equal(t, start, dbg.b.Now())
+	end := start + total
+	dbg.b.ConsoleInput([]byte("B\r"))
+	dbg.d.BreakIOPort(0x21, true, -1) // every ICR write
+	dbg.d.BreakOnPhase(scsi.DataIn)
+	stops := 0
+	for dbg.b.Now() < end {
+		st, err := dbg.d.Continue(end - dbg.b.Now())
+		require.NoError(t, err)
+		if st == nil {
+			break
+		}
+		stops++
+		if stops%7 == 0 {
+			_, err := dbg.d.StepInstruction()
+			require.NoError(t, err)
+		}
+	}
+	assert.Greater(t, stops, 1000, "the ICR breakpoint stopped at every handshake")
+	assert.Equal(t, plain.b.Now(), dbg.b.Now())
+	assert.Equal(t, plain.b.TraceHash(), dbg.b.TraceHash())
+	assert.Equal(t, plain.tr.String(), dbg.tr.String())
+	assert.Contains(t, dbg.tr.String(), "Boot SCSI target 0")
+}

@@ -1,0 +1,58 @@
+package debugger
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/lbplus/lbplus/devices/acb4000"
+	"github.com/lbplus/lbplus/emu"
+	"github.com/lbplus/lbplus/emu/console"
+	"github.com/lbplus/lbplus/roms/monitor"
+	"github.com/lbplus/lbplus/scsi"
+)
+
+// rig is the monitor ROM with an ACB-4000 (ST-125, 3:1) at SCSI ID 0, and
+// optionally the debugger attached.
+type rig struct {
+	b   *emu.Board
+	bus *scsi.Bus
+	tr  *console.Transcript
+	d   *Debugger
+}
+
+func newRig(t testing.TB, withDebugger bool) *rig {
+	t.Helper()
+	rom, err := monitor.Image()
+	require.NoError(t, err)
+	r := &rig{tr: &console.Transcript{}}
+	cfg := emu.DefaultConfig(rom)
+	cfg.ConsoleOut = r.tr.Out
+	r.b, err = emu.New(cfg)
+	require.NoError(t, err)
+	chip, bus := r.b.AttachNCR5380()
+	r.bus = bus
+	path := filepath.Join(t.TempDir(), "hd0.img")
+	require.NoError(t, acb4000.Create(path, acb4000.Geometries["st125"], true, 3))
+	disk, err := acb4000.Open(path, false)
+	require.NoError(t, err)
+	t.Cleanup(func() { disk.Close() })
+	ctl := acb4000.New(acb4000.DefaultParams(), disk, nil)
+	scsi.NewTarget(bus, 0, "acb4000", ctl, ctl.Timing())
+	if withDebugger {
+		r.d = New(Board{r.b}, NewRecorder(1<<16))
+		syms, err := monitor.Symbols()
+		require.NoError(t, err)
+		r.d.Syms.Add(syms)
+		Attach(r.d, r.b, chip, bus)
+	}
+	return r
+}
+
+// prompt runs the board to the monitor's first prompt.
+func (r *rig) prompt(t testing.TB) {
+	t.Helper()
+	ty := &console.Typist{B: r.b, T: r.tr}
+	require.NoError(t, ty.WaitFor("> "))
+}
