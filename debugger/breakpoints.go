@@ -12,14 +12,14 @@ type BreakKind uint8
 
 // Breakpoint kinds.
 const (
-	BreakExec   BreakKind = iota // an instruction at Addr is about to execute (Cond true)
-	BreakMem                     // a byte in Addr..End changed (write watchpoint)
-	BreakIO                      // IN or OUT on Port (Value, if >= 0)
-	BreakPhase                   // the bus entered Phase
-	BreakCDB                     // a CDB with Opcode (or any, -1) to Target (or any, -1) was sent
-	BreakSelect                  // a target (Target, or any) was selected
-	BreakCounter                 // a counter probe changed (tape reposition)
-	BreakLost                    // the 5380 lost a byte: stale DACK read or overwritten ODR
+	BreakExec    BreakKind = iota // an instruction at Addr is about to execute (Cond true)
+	BreakMem                      // a byte in Addr..End changed (write watchpoint)
+	BreakIO                       // IN or OUT on Port (Value, if >= 0)
+	BreakPhase                    // the bus entered Phase
+	BreakCDB                      // a CDB with Opcode (or any, -1) to Target (or any, -1) was sent
+	BreakSelect                   // a target (Target, or any) was selected
+	BreakCounter                  // a counter probe changed (tape reposition)
+	BreakLost                     // the 5380 lost a byte: stale DACK read or overwritten ODR
 )
 
 // Breakpoint is one stop condition. Fields that do not apply to its Kind
