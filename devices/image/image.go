@@ -60,8 +60,9 @@ type File struct {
 
 // Create makes a new image at path holding blocks × blockSize bytes of fill,
 // with meta as its sidecar. It refuses to replace an existing image or
-// sidecar. The raw file is built under a temporary name, fsynced and renamed,
-// so an interrupted Create leaves no half-made image.
+// sidecar. The raw file is built under a unique temporary name beside path,
+// fsynced and renamed, so an interrupted Create leaves no half-made image
+// and a temporary left by a killed Create does not block the next one.
 func Create(path string, meta Meta, fill byte) error {
 	if err := meta.Validate(); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
@@ -77,11 +78,11 @@ func Create(path string, meta Meta, fill byte) error {
 			return err
 		}
 	}
-	tmp := path + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := createTemp(path)
 	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return err
 	}
+	tmp := f.Name()
 	ok := false
 	defer func() {
 		if !ok {
@@ -287,11 +288,11 @@ func writeSidecar(path string, meta Meta) error {
 	if err := toml.NewEncoder(&buf).Encode(meta); err != nil {
 		return fmt.Errorf("%s: %w", sc, err)
 	}
-	tmp := sc + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	f, err := createTemp(sc)
 	if err != nil {
-		return fmt.Errorf("%s: %w", sc, err)
+		return err
 	}
+	tmp := f.Name()
 	_, werr := f.Write(buf.Bytes())
 	if werr == nil {
 		werr = f.Sync()
@@ -307,6 +308,21 @@ func writeSidecar(path string, meta Meta) error {
 		return fmt.Errorf("%s: %w", sc, werr)
 	}
 	return syncDir(sc)
+}
+
+// createTemp makes a new, uniquely named file beside path (".NAME.*.tmp"),
+// so a temporary left by a killed process never blocks the next attempt.
+func createTemp(path string) (*os.File, error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return f, nil
 }
 
 func syncDir(path string) error {

@@ -55,9 +55,23 @@ func TestCreateOpenRoundTrip(t *testing.T) {
 		raw, err := os.ReadFile(p)
 		require.NoError(t, err)
 		assert.Equal(t, bytes.Repeat([]byte{0xa5}, 16), raw[48:64])
-		_, err = os.Stat(p + ".tmp")
-		assert.True(t, errors.Is(err, os.ErrNotExist), "no temporary left behind")
+		left, err := filepath.Glob(filepath.Join(filepath.Dir(p), "*tmp*"))
+		require.NoError(t, err)
+		assert.Empty(t, left, "no temporary left behind")
 	}
+}
+
+// TestCreateAfterKilledCreate: a temporary left by a killed Create (the old
+// FILE.tmp name included) must not make the next Create fail.
+func TestCreateAfterKilledCreate(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "img")
+	require.NoError(t, os.WriteFile(p+".tmp", []byte("half"), 0o644))
+	require.NoError(t, os.WriteFile(SidecarPath(p)+".tmp", []byte("half"), 0o644))
+	require.NoError(t, Create(p, newMeta(), 0))
+	f, err := Open(p, &testMeta{}, false)
+	require.NoError(t, err)
+	require.NoError(t, f.SaveMeta(newMeta()))
+	require.NoError(t, f.Close())
 }
 
 func TestCreateRefusesExisting(t *testing.T) {
