@@ -1,8 +1,13 @@
 package bench
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // BenchmarkSeedRow runs the story's best row (4 tape blocks) with every
@@ -28,4 +33,24 @@ func BenchmarkSeedRow(b *testing.B) {
 	wall := time.Since(start).Seconds()
 	b.ReportMetric(float64(tstates)/wall/1e6, "MT/s")
 	b.ReportMetric(sim/wall, "x-realtime")
+}
+
+// TestScratchCleanup: scratch directories go where asked and an interrupt's
+// RemoveAllScratch deletes every one still there.
+func TestScratchCleanup(t *testing.T) {
+	parent := t.TempDir()
+	a, err := ScratchDir(parent)
+	require.NoError(t, err)
+	t.Setenv(ScratchEnv, parent)
+	b, err := ScratchDir("")
+	require.NoError(t, err)
+	assert.Equal(t, parent, filepath.Dir(a))
+	assert.Equal(t, parent, filepath.Dir(b))
+	require.NoError(t, os.WriteFile(filepath.Join(a, "hd.img"), []byte("x"), 0o644))
+	RemoveAllScratch()
+	left, err := os.ReadDir(parent)
+	require.NoError(t, err)
+	assert.Empty(t, left)
+	_, err = ScratchDir(filepath.Join(parent, "missing"))
+	assert.ErrorContains(t, err, "scratch directory")
 }

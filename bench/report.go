@@ -1,9 +1,13 @@
 package bench
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -18,22 +22,101 @@ type RowResult struct {
 	Result
 }
 
-// RowJSON is one object of `lbplus bench seed --json` (issue 6).
+// RowJSON is one object of `lbplus bench seed --json` (issues 6 and 14): the
+// story's figure as the post wrote it ("12787", "< 3000") and as a number,
+// the deviation from it, the tolerance, and why the row failed, so scripts
+// can regression-check without parsing the table.
 type RowJSON struct {
-	Row         string   `json:"row"`
-	BytesPerSec float64  `json:"bytes_per_sec"`
-	Story       *float64 `json:"story_bytes_per_sec"`
+	Row         string  `json:"row"`
+	Settings    string  `json:"settings"`
+	BytesPerSec float64 `json:"bytes_per_sec"`
+	// Story is the story's figure as text; StoryBytesPerSec the number in
+	// it (the bound for the BIOS row), null for a row the story does not
+	// have.
+	Story            string   `json:"story"`
+	StoryBytesPerSec *float64 `json:"story_bytes_per_sec"`
+	// Deviation is measured / story - 1 (against the bound for a bound
+	// row), null without a story figure or a measurement.
+	Deviation *float64 `json:"deviation"`
+	// Tolerance is the allowed |deviation| as a fraction; null for a bound
+	// row, whose rule is in Check.
+	Tolerance   *float64 `json:"tolerance"`
+	Check       string   `json:"check"`
 	Repositions int      `json:"repositions"`
+	// OK is false when the run failed or the row left its tolerance;
+	// Failure then says why.
+	OK      bool   `json:"ok"`
+	Failure string `json:"failure,omitempty"`
 }
 
 // JSON converts for the --json output.
 func (r RowResult) JSON() RowJSON {
-	j := RowJSON{Row: r.Name, BytesPerSec: math.Round(r.BytesPerSec*10) / 10, Repositions: r.Repositions}
-	if r.Story != 0 {
-		s := r.Story
-		j.Story = &s
+	j := RowJSON{Row: r.Name, Settings: r.Settings(), BytesPerSec: math.Round(r.BytesPerSec*10) / 10,
+		Story: r.StoryText(), Check: r.Rule(), Repositions: r.Repositions}
+	num := func(v float64) *float64 { return &v }
+	if s := max(r.Story, r.StoryBelow); s != 0 {
+		j.StoryBytesPerSec = num(s)
+		if r.Failed == "" {
+			j.Deviation = num(math.Round((r.BytesPerSec/s-1)*1e4) / 1e4)
+		}
 	}
+	if r.Tolerance != 0 {
+		j.Tolerance = num(r.Tolerance)
+	}
+	j.Failure = r.Check()
+	j.OK = j.Failure == ""
 	return j
+}
+
+// StoryText is the story's figure as the table prints it: "12787",
+// "< 3000", or "-" for a row the story does not have.
+func (r Row) StoryText() string {
+	switch {
+	case r.Story != 0:
+		return fmt.Sprintf("%.0f", r.Story)
+	case r.StoryBelow != 0:
+		return fmt.Sprintf("< %.0f", r.StoryBelow)
+	}
+	return "-"
+}
+
+// ReposEvery: the story's BIOS tape "stops and restarts every block"; a run
+// passes that check with at least one reposition per ReposEvery blocks
+// (half of them), which leaves room for the launch and the last block.
+const ReposEvery = 2
+
+// Rule says in words what Check demands of the row.
+func (r Row) Rule() string {
+	switch {
+	case r.Story != 0 && r.Tolerance != 0:
+		return fmt.Sprintf("within %.0f%% of %.0f B/s", 100*r.Tolerance, r.Story)
+	case r.StoryBelow != 0:
+		return fmt.Sprintf("under %.0f B/s, tape repositioning at least every %d blocks", r.StoryBelow, ReposEvery)
+	}
+	return "the run completes"
+}
+
+// Check returns why the row fails its regression check (the run failed,
+// or the rate left the story's tolerance or bound), or "" when it passes.
+// A row without a story figure only has to complete.
+func (r RowResult) Check() string {
+	switch {
+	case r.Failed != "":
+		return "run failed: " + r.Failed
+	case r.Story != 0 && r.Tolerance != 0:
+		if d := r.Deviation(); math.Abs(d) > r.Tolerance {
+			return fmt.Sprintf("%.0f B/s is %+.1f%% from the story's %.0f, outside +-%.0f%%",
+				r.BytesPerSec, 100*d, r.Story, 100*r.Tolerance)
+		}
+	case r.StoryBelow != 0:
+		if r.BytesPerSec >= r.StoryBelow {
+			return fmt.Sprintf("%.0f B/s, the story's is under %.0f", r.BytesPerSec, r.StoryBelow)
+		}
+		if blocks := int(r.Row.Program.Passes); r.Repositions < blocks/ReposEvery {
+			return fmt.Sprintf("%d tape repositions in %d blocks; the story's tape stopped every block", r.Repositions, blocks)
+		}
+	}
+	return ""
 }
 
 // Deviation is measured/story - 1, or NaN without a story figure.
@@ -67,22 +150,26 @@ func (r Row) Settings() string {
 	return s
 }
 
-// WriteTable prints the seed table. withTime adds the elapsed simulated time.
-func WriteTable(w io.Writer, rows []RowResult, withTime bool) error {
+// WriteTable prints the seed table. withTime adds the elapsed simulated
+// time. Under the table, one line per row that failed its run or (with
+// check) its regression check says why.
+func WriteTable(w io.Writer, rows []RowResult, withTime, check bool) error {
 	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', tabwriter.AlignRight)
 	head := "row\tsettings\tmeasured B/s\tstory B/s\tdeviation\trepositions\t"
 	if withTime {
 		head += "elapsed\t"
 	}
+	if check {
+		head += "check\t"
+	}
 	fmt.Fprintln(tw, head)
 	for _, r := range rows {
-		story, dev := "-", "-"
+		dev := "-"
 		switch {
+		case r.Failed != "":
 		case r.Story != 0:
-			story = fmt.Sprintf("%.0f", r.Story)
 			dev = fmt.Sprintf("%+.1f%%", 100*r.Deviation())
 		case r.StoryBelow != 0:
-			story = fmt.Sprintf("< %.0f", r.StoryBelow)
 			if r.BytesPerSec < r.StoryBelow {
 				dev = "below"
 			} else {
@@ -93,9 +180,16 @@ func WriteTable(w io.Writer, rows []RowResult, withTime bool) error {
 		if r.Failed != "" {
 			meas = "FAILED"
 		}
-		line := fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%d\t", r.Name, r.Settings(), meas, story, dev, r.Repositions)
+		line := fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%d\t", r.Name, r.Settings(), meas, r.StoryText(), dev, r.Repositions)
 		if withTime {
 			line += fmt.Sprintf("%s\t", fmtMinutes(r.Elapsed.Seconds()))
+		}
+		if check {
+			verdict := "ok"
+			if r.Check() != "" {
+				verdict = "FAIL"
+			}
+			line += verdict + "\t"
 		}
 		fmt.Fprintln(tw, line)
 	}
@@ -103,8 +197,11 @@ func WriteTable(w io.Writer, rows []RowResult, withTime bool) error {
 		return err
 	}
 	for _, r := range rows {
-		if r.Failed != "" {
+		switch why := r.Check(); {
+		case r.Failed != "":
 			fmt.Fprintf(w, "%s: %s\n", r.Name, r.Failed)
+		case check && why != "":
+			fmt.Fprintf(w, "%s: %s (%s)\n", r.Name, why, r.Rule())
 		}
 	}
 	return nil
@@ -149,7 +246,7 @@ func PlotSeed(rows []RowResult, file string) error {
 	p.Legend.Top = true
 	p.Legend.Left = true
 	p.NominalX(names...)
-	return p.Save(8*vg.Inch, 5*vg.Inch, file)
+	return savePlot(p, 8*vg.Inch, 5*vg.Inch, file)
 }
 
 // SweepPoint is one READ size of the sweep.
@@ -213,7 +310,61 @@ func PlotSweep(pts []SweepPoint, file string) error {
 	}
 	p.Legend.Top = true
 	p.Legend.Left = true
-	return p.Save(7*vg.Inch, 4.5*vg.Inch, file)
+	return savePlot(p, 7*vg.Inch, 4.5*vg.Inch, file)
+}
+
+// PlotFormats are the file name extensions a plot can be written as.
+var PlotFormats = []string{".png", ".svg", ".pdf", ".eps", ".jpg", ".jpeg", ".tif", ".tiff"}
+
+// CheckPlotPath refuses, before any long run, a plot file the plot could
+// not be written to: an unknown extension or a missing folder.
+func CheckPlotPath(file string) error {
+	ext := strings.ToLower(filepath.Ext(file))
+	if !slices.Contains(PlotFormats, ext) {
+		return fmt.Errorf("%s: a plot is written as %s; give one of these extensions", file, strings.Join(PlotFormats, ", "))
+	}
+	if st, err := os.Stat(filepath.Dir(file)); err != nil || !st.IsDir() {
+		return fmt.Errorf("%s: folder %s does not exist", file, filepath.Dir(file))
+	}
+	if st, err := os.Stat(file); err == nil && st.IsDir() {
+		return fmt.Errorf("%s: is a directory", file)
+	}
+	return nil
+}
+
+// savePlot renders the whole plot in memory first and then writes it
+// under a temporary name renamed into place, so a failure leaves no empty
+// or partial file.
+func savePlot(p *plot.Plot, w, h vg.Length, file string) error {
+	if err := CheckPlotPath(file); err != nil {
+		return err
+	}
+	wt, err := p.WriterTo(w, h, strings.TrimPrefix(strings.ToLower(filepath.Ext(file)), "."))
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if _, err := wt.WriteTo(&buf); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(file), "."+filepath.Base(file)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(buf.Bytes())
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(f.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), file)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
 }
 
 func ticks() []plot.Tick {

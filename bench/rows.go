@@ -13,8 +13,20 @@ type Row struct {
 	Setup
 	Story      float64 // bytes/s the story measured, 0 if none
 	StoryBelow float64 // the story's upper bound ("under 3K"), 0 if none
-	Note       string
+	// Tolerance is how far, as a fraction of Story, the measured rate may
+	// lie from it (issue 6: 3 % for the best row, 10 % for the others); 0
+	// for a row without a story figure.
+	Tolerance float64
+	Note      string
 }
+
+// Row tolerances of issue 6: the best row within 3 %, the byte-by-byte and
+// the 4K x2 burst rows within 10 %. The BIOS row must stay under its bound
+// with the tape repositioning (ReposEvery).
+const (
+	BestRowTolerance  = 0.03
+	OtherRowTolerance = 0.10
+)
 
 // Handshake burst sizes the story used: 256-byte INIR bursts for disk reads
 // ("the same trick that worked effectively for reads", seed) and 16-byte
@@ -54,16 +66,16 @@ func Rows(passes int) []Row {
 			StoryBelow: 3000, Note: "BIOS 128-byte calls, byte handshakes; tape stops and restarts every block"},
 		{Setup: Setup{Name: "byte-hd9-8Kx1-tape6", DiskInterleave: 9, TapeInterleave: 6,
 			Program: program(backup.SourceSCSI, backup.Byte, 16, backup.Byte)},
-			Story: 6631, Note: "HD 9:1 byte-by-byte 8K x1, tape 6:1 byte-by-byte"},
+			Story: 6631, Tolerance: OtherRowTolerance, Note: "HD 9:1 byte-by-byte 8K x1, tape 6:1 byte-by-byte"},
 		{Setup: Setup{Name: "byte-hd9-4Kx2-tape6", DiskInterleave: 9, TapeInterleave: 6,
 			Program: program(backup.SourceSCSI, backup.Byte, 8, backup.Byte)},
-			Story: 6631, Note: "HD 9:1 byte-by-byte 4K x2, tape 6:1 byte-by-byte"},
+			Story: 6631, Tolerance: OtherRowTolerance, Note: "HD 9:1 byte-by-byte 4K x2, tape 6:1 byte-by-byte"},
 		{Setup: Setup{Name: "burst-hd3-4Kx2-tape4", DiskInterleave: 3, TapeInterleave: 4,
 			Program: program(backup.SourceSCSI, backup.Burst, 8, backup.Burst)},
-			Story: 9716, Note: "HD 3:1 burst 4K x2, tape 4:1 burst"},
+			Story: 9716, Tolerance: OtherRowTolerance, Note: "HD 3:1 burst 4K x2, tape 4:1 burst"},
 		{Setup: Setup{Name: "burst-hd3-8Kx1-tape3", DiskInterleave: 3, TapeInterleave: 3,
 			Program: program(backup.SourceSCSI, backup.Burst, 16, backup.Burst)},
-			Story: 12787, Note: "HD 3:1 burst 8K x1, tape 3:1 burst"},
+			Story: 12787, Tolerance: BestRowTolerance, Note: "HD 3:1 burst 8K x1, tape 3:1 burst"},
 	}
 	for i := range rows {
 		rows[i].Program.Passes = passes

@@ -2,7 +2,6 @@ package bench
 
 import (
 	"fmt"
-	"os"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -122,9 +121,9 @@ func TestHandshakeRatesOnBus(t *testing.T) {
 
 // scratch is a per-test image directory, in RAM when the host has one.
 func scratch(t testing.TB) string {
-	d, err := ScratchDir()
+	d, err := ScratchDir("")
 	require.NoError(t, err)
-	t.Cleanup(func() { os.RemoveAll(d) })
+	t.Cleanup(func() { RemoveScratch(d) })
 	return d
 }
 

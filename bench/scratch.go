@@ -1,17 +1,70 @@
 package bench
 
-import "os"
+import (
+	"fmt"
+	"os"
+	"sync"
+)
 
-// ScratchDir makes a temporary directory for a run's throwaway images. It
-// prefers a RAM file system (/dev/shm on Linux) because the disk and tape
-// models fsync every acknowledged write for durability, which on a real
-// disk costs more host time than the emulation itself. The caller removes
-// the directory.
-func ScratchDir() (string, error) {
-	if st, err := os.Stat("/dev/shm"); err == nil && st.IsDir() {
-		if d, err := os.MkdirTemp("/dev/shm", "lbplus-bench-"); err == nil {
-			return d, nil
+// ScratchEnv names the environment variable that chooses where benches put
+// their throwaway images (--scratch overrides it).
+const ScratchEnv = "LBPLUS_SCRATCH"
+
+var scratchDirs struct {
+	mu   sync.Mutex
+	dirs map[string]bool
+}
+
+// ScratchDir makes a temporary directory for a run's throwaway images
+// (about 21 MB a disk) inside parent, or, when parent is "", inside
+// $LBPLUS_SCRATCH, else a RAM file system (/dev/shm on Linux) because the
+// disk and tape models fsync every acknowledged write for durability, which
+// on a real disk costs more host time than the emulation itself, else the
+// system's temporary directory. The directory is remembered until
+// RemoveScratch, so RemoveAllScratch can clean up after an interrupt.
+func ScratchDir(parent string) (string, error) {
+	if parent == "" {
+		parent = os.Getenv(ScratchEnv)
+	}
+	var d string
+	var err error
+	if parent != "" {
+		if d, err = os.MkdirTemp(parent, "lbplus-bench-"); err != nil {
+			return "", fmt.Errorf("scratch directory: %w", err)
+		}
+	} else if st, serr := os.Stat("/dev/shm"); serr == nil && st.IsDir() {
+		d, err = os.MkdirTemp("/dev/shm", "lbplus-bench-")
+	}
+	if d == "" {
+		if d, err = os.MkdirTemp("", "lbplus-bench-"); err != nil {
+			return "", fmt.Errorf("scratch directory: %w", err)
 		}
 	}
-	return os.MkdirTemp("", "lbplus-bench-")
+	scratchDirs.mu.Lock()
+	defer scratchDirs.mu.Unlock()
+	if scratchDirs.dirs == nil {
+		scratchDirs.dirs = map[string]bool{}
+	}
+	scratchDirs.dirs[d] = true
+	return d, nil
+}
+
+// RemoveScratch deletes a directory made by ScratchDir.
+func RemoveScratch(dir string) error {
+	scratchDirs.mu.Lock()
+	delete(scratchDirs.dirs, dir)
+	scratchDirs.mu.Unlock()
+	return os.RemoveAll(dir)
+}
+
+// RemoveAllScratch deletes every scratch directory not yet removed: called
+// on an interrupt, while a run may still be writing into one (on Unix its
+// open files stay valid until the process exits).
+func RemoveAllScratch() {
+	scratchDirs.mu.Lock()
+	defer scratchDirs.mu.Unlock()
+	for d := range scratchDirs.dirs {
+		os.RemoveAll(d)
+		delete(scratchDirs.dirs, d)
+	}
 }

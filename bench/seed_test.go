@@ -1,27 +1,16 @@
 package bench
 
 import (
-	"fmt"
-	"math"
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 // seedPasses is the reduced size of the regression: 16 tape blocks (128 KB)
 // per row, enough for the tape to settle into streaming or stopping.
 const seedPasses = 16
-
-// Tolerances of issue 6: the best row within 3 %, the byte-by-byte and the
-// 4K x2 burst rows within 10 %, the BIOS baseline under 3000 B/s with the
-// tape repositioning.
-var seedTolerance = map[string]float64{
-	"byte-hd9-8Kx1-tape6":  0.10,
-	"byte-hd9-4Kx2-tape6":  0.10,
-	"burst-hd3-4Kx2-tape4": 0.10,
-	"burst-hd3-8Kx1-tape3": 0.03,
-}
 
 // TestSeedRegression replays the story's table and guards it: no change to
 // a model or a Z80 routine may move these figures unnoticed.
@@ -33,28 +22,49 @@ func TestSeedRegression(t *testing.T) {
 	require.NoError(t, err)
 	var misses []string
 	for _, r := range res {
-		t.Logf("%-22s %8.0f B/s  story %6.0f  repositions %3d  elapsed %v  %s",
-			r.Name, r.BytesPerSec, math.Max(r.Story, r.StoryBelow), r.Repositions, r.Elapsed, r.Failed)
-		if r.Failed != "" {
-			misses = append(misses, fmt.Sprintf("%s failed: %s", r.Name, r.Failed))
-			continue
-		}
-		if tol, ok := seedTolerance[r.Name]; ok {
-			if d := r.Deviation(); math.Abs(d) > tol {
-				misses = append(misses, fmt.Sprintf("%s: %.0f B/s is %+.1f%% from the story's %.0f (tolerance %.0f%%)",
-					r.Name, r.BytesPerSec, 100*d, r.Story, 100*tol))
-			}
-			continue
-		}
-		if r.BytesPerSec >= r.StoryBelow {
-			misses = append(misses, fmt.Sprintf("%s: %.0f B/s, story under %.0f", r.Name, r.BytesPerSec, r.StoryBelow))
-		}
-		if r.Repositions < seedPasses/2 {
-			misses = append(misses, fmt.Sprintf("%s: %d tape repositions in %d blocks; the story's tape stopped every block",
-				r.Name, r.Repositions, seedPasses))
+		t.Logf("%-22s %8.0f B/s  story %6s  repositions %3d  elapsed %v  %s",
+			r.Name, r.BytesPerSec, r.StoryText(), r.Repositions, r.Elapsed, r.Failed)
+		if why := r.Check(); why != "" {
+			misses = append(misses, r.Name+": "+why)
 		}
 	}
 	if len(misses) > 0 {
 		t.Error(strings.Join(misses, "\n"))
 	}
+}
+
+// TestCheck: the regression rule of each kind of row, on made-up results.
+func TestCheck(t *testing.T) {
+	rows := Rows(16)
+	best, bios := rows[4], rows[0]
+	for _, c := range []struct {
+		name string
+		r    RowResult
+		want string
+	}{
+		{"best inside", RowResult{Row: best, Result: Result{BytesPerSec: 12787 * 1.029}}, ""},
+		{"best above", RowResult{Row: best, Result: Result{BytesPerSec: 12787 * 1.031}}, "+3.1% from the story's 12787, outside +-3%"},
+		{"best below", RowResult{Row: best, Result: Result{BytesPerSec: 12787 * 0.96}}, "-4.0%"},
+		{"failed run", RowResult{Row: best, Result: Result{Failed: "tape hung"}}, "run failed: tape hung"},
+		{"bios ok", RowResult{Row: bios, Result: Result{BytesPerSec: 2800, Repositions: 8}}, ""},
+		{"bios fast", RowResult{Row: bios, Result: Result{BytesPerSec: 3100, Repositions: 16}}, "the story's is under 3000"},
+		{"bios streams", RowResult{Row: bios, Result: Result{BytesPerSec: 2800, Repositions: 7}}, "7 tape repositions in 16 blocks"},
+	} {
+		got := c.r.Check()
+		if c.want == "" {
+			assert.Empty(t, got, c.name)
+		} else {
+			assert.Contains(t, got, c.want, c.name)
+		}
+		j := c.r.JSON()
+		assert.Equal(t, c.want == "", j.OK, c.name)
+		assert.Equal(t, got, j.Failure, c.name)
+	}
+	j := RowResult{Row: bios, Result: Result{BytesPerSec: 2700}}.JSON()
+	assert.Equal(t, "< 3000", j.Story)
+	require.NotNil(t, j.StoryBytesPerSec)
+	assert.Equal(t, 3000.0, *j.StoryBytesPerSec)
+	require.NotNil(t, j.Deviation)
+	assert.InDelta(t, -0.1, *j.Deviation, 1e-9)
+	assert.Nil(t, j.Tolerance)
 }

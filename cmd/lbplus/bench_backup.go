@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -90,7 +91,7 @@ Examples:
 			row := bench.Row{Setup: bench.Setup{Name: name, DiskInterleave: hdIL, TapeInterleave: tapeIL, Program: p}}
 			for _, r := range bench.Rows(passes) { // a known row keeps its story figure
 				if sameSetup(r.Setup, row.Setup) {
-					row.Name, row.Story, row.StoryBelow = r.Name, r.Story, r.StoryBelow
+					row.Name, row.Story, row.StoryBelow, row.Tolerance = r.Name, r.Story, r.StoryBelow, r.Tolerance
 				}
 			}
 			return runBackupRow(cmd, row, backupOutput{json: asJSON, plot: plotTo, vcd: vcdTo, trace: traceTo,
@@ -161,11 +162,19 @@ type backupOutput struct {
 
 func runBackupRow(cmd *cobra.Command, row bench.Row, out backupOutput) (err error) {
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
-	dir, err := bench.ScratchDir()
+	if out.plot != "" {
+		if err := bench.CheckPlotPath(out.plot); err != nil {
+			return fmt.Errorf("--plot %w", err)
+		}
+	}
+	if err := checkOutputs(nil, outputFile{"--vcd", out.vcd}, outputFile{"--trace", out.trace}, outputFile{"--plot", out.plot}); err != nil {
+		return err
+	}
+	dir, err := scratchDir()
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
+	defer bench.RemoveScratch(dir)
 	bar := newProgress(stderr)
 	o := bench.Options{Dir: dir, WaitOnDRQ: out.waitDRQ,
 		Progress: func(done, total int64) { bar.show(row.Name, done, total) }}
@@ -224,25 +233,31 @@ func runBackupRow(cmd *cobra.Command, row bench.Row, out backupOutput) (err erro
 		}
 	}
 	if err != nil {
+		for _, p := range []string{out.vcd, out.trace} {
+			if p != "" {
+				os.Remove(p) // a trace of a run that could not be carried out
+			}
+		}
 		return err
 	}
 	res := []bench.RowResult{{Row: row, Result: r}}
-	if plotTo != "" {
-		if err := bench.PlotSeed(res, plotTo); err != nil {
-			return fmt.Errorf("%s: %w", plotTo, err)
-		}
-	}
+	var errs []error
 	if asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode([]bench.RowJSON{res[0].JSON()})
+		errs = append(errs, enc.Encode([]bench.RowJSON{res[0].JSON()}))
+	} else {
+		if len(con) > 0 {
+			fmt.Fprintf(stdout, "console: %s\n", strings.TrimSpace(string(con)))
+		}
+		errs = append(errs, bench.WriteTable(stdout, res, withTime, false))
+		reportSpeed(stdout, res, time.Since(start).Seconds(), bench.ProcessCPUSeconds()-cpu0)
 	}
-	if len(con) > 0 {
-		fmt.Fprintf(stdout, "console: %s\n", strings.TrimSpace(string(con)))
+	if plotTo != "" {
+		if err := bench.PlotSeed(res, plotTo); err != nil {
+			errs = append(errs, fmt.Errorf("--plot %s: %w", plotTo, err))
+		}
 	}
-	if err := bench.WriteTable(stdout, res, withTime); err != nil {
-		return err
-	}
-	reportSpeed(stdout, res, time.Since(start).Seconds(), bench.ProcessCPUSeconds()-cpu0)
-	return nil
+	errs = append(errs, rowsVerdict(res, false))
+	return errors.Join(errs...)
 }

@@ -54,8 +54,28 @@ func TestBenchBackupJSON(t *testing.T) {
 	assert.Equal(t, 12787.0, rows[0]["story_bytes_per_sec"])
 	assert.Contains(t, rows[0], "bytes_per_sec")
 	assert.Contains(t, rows[0], "repositions")
-	assert.Len(t, rows[0], 4)
+	assert.Equal(t, "12787", rows[0]["story"])
+	assert.Equal(t, 0.03, rows[0]["tolerance"])
+	assert.Contains(t, rows[0], "deviation")
+	assert.Contains(t, rows[0], "ok")
 
 	_, err := handshake("--disk-handshake", "fast")
 	assert.Error(t, err)
+}
+
+// A failed run exits non-zero and its JSON says why (issue 14 item 4).
+func TestBenchBackupFailedRun(t *testing.T) {
+	var out, errb bytes.Buffer
+	rootCmd.SetOut(&out)
+	rootCmd.SetErr(&errb)
+	defer func() { rootCmd.SetOut(nil); rootCmd.SetErr(nil); rootCmd.SetArgs(nil) }()
+	rootCmd.SetArgs([]string{"bench", "backup", "--json", "--mb", "0.02", "--tape-burst", "256"})
+	err := rootCmd.Execute()
+	require.Error(t, err)
+	assert.Equal(t, "1 of 1 runs failed", err.Error())
+	var rows []map[string]any
+	require.NoError(t, json.Unmarshal(out.Bytes(), &rows), out.String())
+	require.Len(t, rows, 1)
+	assert.Equal(t, false, rows[0]["ok"])
+	assert.Contains(t, rows[0]["failure"], "run failed: tape: hung")
 }

@@ -4,13 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/lbplus/lbplus/bench"
 	"github.com/lbplus/lbplus/devices/acb4000"
 	"github.com/lbplus/lbplus/roms/diskbench"
 	"github.com/lbplus/lbplus/sched"
@@ -49,6 +49,9 @@ type interleaveOpts struct {
 	isolated    bool
 	chunks      int
 	dir         string
+	// progress, if set, hears of every sample: the row, samples done of
+	// samples in all rows.
+	progress func(label string, done, total int)
 }
 
 func init() {
@@ -87,17 +90,26 @@ Without --interleave and --transfer it runs the story's table: 4Kx2 at
 					o.transfers = append(o.transfers, t)
 				}
 			}
-			dir, err := os.MkdirTemp("", "lbplus-interleave-")
+			dir, err := scratchDir()
 			if err != nil {
 				return err
 			}
-			defer os.RemoveAll(dir)
+			defer bench.RemoveScratch(dir)
 			o.dir = dir
+			bar := newProgress(cmd.ErrOrStderr())
+			o.progress = func(label string, done, total int) { bar.show(label, int64(done), int64(total)) }
+			header := false
 			rows, err := benchInterleave(o, func(r interleaveRow) {
+				bar.done()
 				if !jsonFlag {
+					if !header {
+						printInterleaveHeader(cmd.OutOrStdout())
+						header = true
+					}
 					printInterleaveRow(cmd.OutOrStdout(), r)
 				}
 			})
+			bar.done()
 			if err != nil {
 				return err
 			}
@@ -223,10 +235,20 @@ func benchInterleave(o interleaveOpts, each func(interleaveRow)) ([]interleaveRo
 	}
 	cases := interleaveCases(o)
 	for _, c := range cases { // reject bad input before the long work
-		if _, _, err := parseTransfer(c.transfer); err != nil {
+		secs, reads, err := parseTransfer(c.transfer)
+		if err != nil {
 			return nil, err
 		}
+		p := diskbench.Defaults()
+		p.Mode, p.Burst, p.ReadSecs, p.Reads, p.LBA = mode, o.burst, secs, reads, o.lba
+		if !o.isolated {
+			p.Reads = reads * o.chunks
+		}
+		if err := p.Validate(); err != nil {
+			return nil, fmt.Errorf("%s at %d:1: %w", c.transfer, c.il, err)
+		}
 	}
+	done, total := 0, len(cases)*o.samples
 	var rows []interleaveRow
 	disks := map[int]*acb4000.Disk{}
 	defer func() {
@@ -260,6 +282,10 @@ func benchInterleave(o interleaveOpts, each func(interleaveRow)) ([]interleaveRo
 			return nil, fmt.Errorf("%s at %d:1: %w", c.transfer, c.il, err)
 		}
 		for j := range o.samples {
+			if o.progress != nil {
+				o.progress(fmt.Sprintf("%d:1 %s", c.il, c.transfer), done, total)
+			}
+			done++
 			q := dp
 			q.IndexPhase = rev * sched.Time(j) / sched.Time(o.samples)
 			res, err := diskbench.Run(prog, d, q, p, o.waitOnDRQ)
@@ -300,6 +326,10 @@ func benchInterleave(o interleaveOpts, each func(interleaveRow)) ([]interleaveRo
 		}
 	}
 	return rows, nil
+}
+
+func printInterleaveHeader(w io.Writer) {
+	fmt.Fprintf(w, "%4s %-5s %-8s %10s  %14s  %16s  %s\n", "il", "xfer", "method", "bus time", "CTC time", "[min..max] ms", "story ms (deviation), revolutions lost")
 }
 
 func printInterleaveRow(w io.Writer, r interleaveRow) {

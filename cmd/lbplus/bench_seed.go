@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -12,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lbplus/lbplus/bench"
+	"github.com/lbplus/lbplus/devices/acb4000"
 	"github.com/lbplus/lbplus/roms/backup"
 )
 
@@ -21,10 +23,10 @@ const defaultSeedMB = 0.25
 
 func init() {
 	var (
-		asJSON bool
-		mb     float64
-		plotTo string
-		only   []string
+		asJSON, check bool
+		mb            float64
+		plotTo        string
+		only          []string
 	)
 	cmd := &cobra.Command{
 		Use:   "seed",
@@ -33,12 +35,24 @@ func init() {
 with fresh disk and tape images formatted at that row's interleaves, and prints
 row, settings, measured bytes/s, the story's bytes/s and the deviation.
 Throughput is what BACKUP measured with the CTC; repositions are the tape's
-stop/back-up/restart cycles.`,
+stop/back-up/restart cycles.
+
+--check is the regression check for scripts: it adds a check column, one
+line for each row outside its tolerance (3% for the best row, 10% for the
+others, under 3000 B/s with the tape repositioning for the BIOS row) and
+exits 1 when any row fails. --json carries the same verdict per row ("ok",
+"failure") with the story's figure as text and number, the deviation and
+the tolerance. Any failed run exits 1 with or without --check.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			passes, err := passesForMB(mb)
 			if err != nil {
 				return err
+			}
+			if plotTo != "" {
+				if err := bench.CheckPlotPath(plotTo); err != nil {
+					return fmt.Errorf("--plot %w", err)
+				}
 			}
 			rows := bench.Rows(passes)
 			if len(only) > 0 {
@@ -51,20 +65,25 @@ stop/back-up/restart cycles.`,
 					rows = append(rows, r)
 				}
 			}
-			return runSeedRows(cmd.OutOrStdout(), cmd.ErrOrStderr(), rows, seedOutput{json: asJSON, plot: plotTo, withTime: mb >= 10})
+			return runSeedRows(cmd.OutOrStdout(), cmd.ErrOrStderr(), rows, bench.Options{},
+				seedOutput{json: asJSON, plot: plotTo, withTime: mb >= 10, check: check})
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array instead of the table")
+	cmd.Flags().BoolVar(&check, "check", false, "regression check: exit 1 when any row leaves its tolerance, one line per such row")
 	cmd.Flags().Float64Var(&mb, "mb", defaultSeedMB, "megabytes (10^6) each row copies; 10 also reports the elapsed time against the story's 13 minutes")
-	cmd.Flags().StringVar(&plotTo, "plot", "", "draw measured against story bytes/s into this PNG file")
+	cmd.Flags().StringVar(&plotTo, "plot", "", "draw measured against story bytes/s into this PNG (or .svg, .pdf) file")
 	cmd.Flags().StringSliceVar(&only, "row", nil, "run only these row ids (repeatable)")
 	benchCmd.AddCommand(cmd)
 }
 
+// diskMB is what the ST-125 disk holds, the most a BACKUP run can copy.
+var diskMB = float64(acb4000.ST125.Blocks()*acb4000.ST125.SectorSize) / 1e6
+
 // passesForMB converts megabytes to BACKUP passes of one 8 KB tape block.
 func passesForMB(mb float64) (int, error) {
-	if math.IsNaN(mb) || mb <= 0 || mb > 40 {
-		return 0, fmt.Errorf("--mb %g: give a size above 0 and at most 40 MB (the tape holds 39.7 MB)", mb)
+	if math.IsNaN(mb) || mb <= 0 || mb > diskMB {
+		return 0, fmt.Errorf("--mb %g: give a size above 0 and at most %.1f MB (what the ST-125 disk holds)", mb, diskMB)
 	}
 	return max(1, int(math.Round(mb*1e6/backup.TapeBlock))), nil
 }
@@ -73,17 +92,23 @@ type seedOutput struct {
 	json     bool
 	plot     string
 	withTime bool
+	check    bool
 }
 
-func runSeedRows(stdout, stderr io.Writer, rows []bench.Row, out seedOutput) error {
-	dir, err := bench.ScratchDir()
+// runSeedRows runs rows and reports them. The table or JSON is written
+// before the plot, so a plot that cannot be written never costs the
+// measurements; a failed run (or with check, a row outside its tolerance)
+// makes the error returned after everything is written.
+func runSeedRows(stdout, stderr io.Writer, rows []bench.Row, o bench.Options, out seedOutput) error {
+	dir, err := scratchDir()
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
+	defer bench.RemoveScratch(dir)
+	o.Dir = dir
 	bar := newProgress(stderr)
 	start, cpu0 := time.Now(), bench.ProcessCPUSeconds()
-	res, err := bench.RunRows(rows, bench.Options{Dir: dir}, func(i int, done, total int64) {
+	res, err := bench.RunRows(rows, o, func(i int, done, total int64) {
 		bar.show(fmt.Sprintf("%d/%d %s", i+1, len(rows), rows[i].Name), done, total)
 	})
 	bar.done()
@@ -91,11 +116,7 @@ func runSeedRows(stdout, stderr io.Writer, rows []bench.Row, out seedOutput) err
 		return err
 	}
 	wall, cpu := time.Since(start).Seconds(), bench.ProcessCPUSeconds()-cpu0
-	if out.plot != "" {
-		if err := bench.PlotSeed(res, out.plot); err != nil {
-			return fmt.Errorf("%s: %w", out.plot, err)
-		}
-	}
+	var errs []error
 	if out.json {
 		js := make([]bench.RowJSON, len(res))
 		for i, r := range res {
@@ -103,14 +124,42 @@ func runSeedRows(stdout, stderr io.Writer, rows []bench.Row, out seedOutput) err
 		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(js)
+		errs = append(errs, enc.Encode(js))
+	} else {
+		errs = append(errs, bench.WriteTable(stdout, res, out.withTime, out.check))
+		reportSpeed(stdout, res, wall, cpu)
+		if out.withTime {
+			fmt.Fprintln(stdout, "story: 10 MB backed up in about 13 minutes (burst-hd3-8Kx1-tape3)")
+		}
 	}
-	if err := bench.WriteTable(stdout, res, out.withTime); err != nil {
-		return err
+	if out.plot != "" {
+		if err := bench.PlotSeed(res, out.plot); err != nil {
+			errs = append(errs, fmt.Errorf("--plot %s: %w", out.plot, err))
+		}
 	}
-	reportSpeed(stdout, res, wall, cpu)
-	if out.withTime {
-		fmt.Fprintln(stdout, "story: 10 MB backed up in about 13 minutes (burst-hd3-8Kx1-tape3)")
+	errs = append(errs, rowsVerdict(res, out.check))
+	return errors.Join(errs...)
+}
+
+// rowsVerdict is the error for failed runs, and with check for rows
+// outside their tolerance, or nil.
+func rowsVerdict(res []bench.RowResult, check bool) error {
+	failed, missed := 0, 0
+	for _, r := range res {
+		switch {
+		case r.Failed != "":
+			failed++
+		case check && r.Check() != "":
+			missed++
+		}
+	}
+	switch {
+	case failed > 0 && missed > 0:
+		return fmt.Errorf("%d of %d runs failed, %d more outside their tolerance", failed, len(res), missed)
+	case failed > 0:
+		return fmt.Errorf("%d of %d runs failed", failed, len(res))
+	case missed > 0:
+		return fmt.Errorf("check: %d of %d rows outside their tolerance", missed, len(res))
 	}
 	return nil
 }
@@ -144,6 +193,9 @@ type progress struct {
 
 func newProgress(w io.Writer) *progress {
 	p := &progress{w: w}
+	if benchFlags.quiet {
+		return p
+	}
 	if f, ok := w.(*os.File); ok {
 		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
 			p.on = true

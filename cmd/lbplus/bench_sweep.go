@@ -2,8 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -27,11 +27,16 @@ and milliseconds per READ: command overhead dominates small transfers.`, bench.S
 			if kb < 32 || kb > 4096 {
 				return fmt.Errorf("--kb %d: use 32 to 4096", kb)
 			}
-			dir, err := bench.ScratchDir()
+			if plotTo != "" {
+				if err := bench.CheckPlotPath(plotTo); err != nil {
+					return fmt.Errorf("--plot %w", err)
+				}
+			}
+			dir, err := scratchDir()
 			if err != nil {
 				return err
 			}
-			defer os.RemoveAll(dir)
+			defer bench.RemoveScratch(dir)
 			bar := newProgress(cmd.ErrOrStderr())
 			pts, err := bench.Sweep(bench.Options{Dir: dir}, kb*1024/512, func(done, total int) {
 				bar.show("sweep", int64(done), int64(total))
@@ -40,17 +45,29 @@ and milliseconds per READ: command overhead dominates small transfers.`, bench.S
 			if err != nil {
 				return err
 			}
-			if plotTo != "" {
-				if err := bench.PlotSweep(pts, plotTo); err != nil {
-					return fmt.Errorf("%s: %w", plotTo, err)
-				}
-			}
+			var errs []error
 			if asJSON {
 				enc := json.NewEncoder(cmd.OutOrStdout())
 				enc.SetIndent("", "  ")
-				return enc.Encode(pts)
+				errs = append(errs, enc.Encode(pts))
+			} else {
+				errs = append(errs, bench.WriteSweep(cmd.OutOrStdout(), pts))
 			}
-			return bench.WriteSweep(cmd.OutOrStdout(), pts)
+			if plotTo != "" {
+				if err := bench.PlotSweep(pts, plotTo); err != nil {
+					errs = append(errs, fmt.Errorf("--plot %s: %w", plotTo, err))
+				}
+			}
+			failed := 0
+			for _, p := range pts {
+				if p.Failed != "" {
+					failed++
+				}
+			}
+			if failed > 0 {
+				errs = append(errs, fmt.Errorf("%d of %d runs failed", failed, len(pts)))
+			}
+			return errors.Join(errs...)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array")

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lbplus/lbplus/bench"
 	"github.com/lbplus/lbplus/roms/tapebench"
 	"github.com/lbplus/lbplus/sched"
 )
@@ -51,11 +53,32 @@ Examples:
 			if err != nil {
 				return err
 			}
-			dir, err := os.MkdirTemp("", "lbplus-bench-tape-")
+			for _, d := range ds {
+				if d > maxTapeDelayMS {
+					return fmt.Errorf("--delay %d: give 0 to %d ms", d, maxTapeDelayMS)
+				}
+			}
+			var setups []tapebench.Setup
+			for _, k := range ks {
+				for _, b := range bs {
+					for _, d := range ds {
+						s := tapebench.Setup{Interleave: k, Burst: b, Read: read, Blocks: blocks,
+							Delay: sched.Time(d) * sched.Millisecond}
+						if err := s.Validate(); err != nil { // all of them before the first long run
+							return err
+						}
+						setups = append(setups, s)
+					}
+				}
+			}
+			if err := checkOutputs(nil, outputFile{"--trace", traceTo}); err != nil {
+				return err
+			}
+			dir, err := scratchDir()
 			if err != nil {
 				return err
 			}
-			defer os.RemoveAll(dir)
+			defer bench.RemoveScratch(dir)
 			var trace io.Writer
 			if traceTo != "" {
 				f, err := os.Create(traceTo)
@@ -67,32 +90,40 @@ Examples:
 				defer bw.Flush()
 				trace = bw
 			}
+			bar := newProgress(cmd.ErrOrStderr())
 			var out []tapebench.Result
-			for _, k := range ks {
-				for _, b := range bs {
-					for _, d := range ds {
-						s := tapebench.Setup{Interleave: k, Burst: b, Read: read, Blocks: blocks,
-							Delay: sched.Time(d) * sched.Millisecond}
-						r, err := tapebench.Run(s, tapebench.Options{Dir: dir, Trace: trace, WaitOnDRQ: waitDRQ})
-						if err != nil {
-							return err
-						}
-						out = append(out, r)
-					}
+			for i, s := range setups {
+				bar.show(fmt.Sprintf("%d/%d %d:1 burst %d", i+1, len(setups), s.Interleave, s.Burst), int64(i), int64(len(setups)))
+				r, err := tapebench.Run(s, tapebench.Options{Dir: dir, Trace: trace, WaitOnDRQ: waitDRQ})
+				if err != nil {
+					bar.done()
+					return err
 				}
+				out = append(out, r)
+			}
+			bar.done()
+			failed := 0
+			for _, r := range out {
+				if r.Failed != "" {
+					failed++
+				}
+			}
+			var verdict error
+			if failed > 0 {
+				verdict = fmt.Errorf("%d of %d runs failed", failed, len(out))
 			}
 			if asJSON {
 				enc := json.NewEncoder(cmd.OutOrStdout())
 				enc.SetIndent("", "  ")
-				return enc.Encode(out)
+				return errors.Join(enc.Encode(out), verdict)
 			}
-			return tapeTable(cmd.OutOrStdout(), out)
+			return errors.Join(tapeTable(cmd.OutOrStdout(), out), verdict)
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&interleaves, "interleave", "3,4,6", "tape interleaves to run, comma-separated (1-16)")
 	f.StringVar(&bursts, "burst", "16", "OTIR/INIR burst sizes in bytes, comma-separated (1-256; 0 = byte by byte)")
-	f.StringVar(&delays, "delay", "0", "host delay before each block in ms, comma-separated (0-4000)")
+	f.StringVar(&delays, "delay", "0", fmt.Sprintf("host delay before each block in ms, comma-separated (0-%d)", maxTapeDelayMS))
 	f.IntVar(&blocks, "blocks", 6, "8 KB blocks per run (the first is not timed)")
 	f.BoolVar(&read, "read", false, "READ the blocks instead of writing them")
 	f.BoolVar(&waitDRQ, "wait-on-drq", false, "board option: port 28 holds WAIT until DRQ (hypothesis B)")
@@ -100,6 +131,10 @@ Examples:
 	f.BoolVar(&asJSON, "json", false, "print a JSON array of {interleave, burst, bytes_per_sec, repositions, hung, ...}")
 	benchCmd.AddCommand(cmd)
 }
+
+// maxTapeDelayMS is the longest --delay: TAPEBENCH counts it in 64 us
+// ticks in 16 bits (4.19 s); the help promises whole seconds up to 4.
+const maxTapeDelayMS = 4000
 
 func intList(flag, s string) ([]int, error) {
 	var out []int

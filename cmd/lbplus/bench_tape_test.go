@@ -14,7 +14,9 @@ func TestBenchTapeJSON(t *testing.T) {
 	rootCmd.SetOut(&out)
 	rootCmd.SetArgs([]string{"bench", "tape", "--json", "--interleave", "3", "--burst", "16,256", "--blocks", "3"})
 	defer rootCmd.SetArgs(nil)
-	require.NoError(t, rootCmd.Execute())
+	// The 256-byte run hangs: the results are all printed, and the exit
+	// is non-zero (issue 14 item 4).
+	assert.EqualError(t, rootCmd.Execute(), "1 of 2 runs failed")
 	var rows []map[string]any
 	require.NoError(t, json.Unmarshal(out.Bytes(), &rows), out.String())
 	require.Len(t, rows, 2)
@@ -32,4 +34,6 @@ func TestBenchTapeBadFlags(t *testing.T) {
 	assert.ErrorContains(t, rootCmd.Execute(), "--interleave")
 	rootCmd.SetArgs([]string{"bench", "tape", "--interleave", "99"})
 	assert.ErrorContains(t, rootCmd.Execute(), "interleave 99")
+	rootCmd.SetArgs([]string{"bench", "tape", "--delay", "0,4001"})
+	assert.EqualError(t, rootCmd.Execute(), "--delay 4001: give 0 to 4000 ms")
 }

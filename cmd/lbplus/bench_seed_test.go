@@ -1,0 +1,73 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/lbplus/lbplus/bench"
+	"github.com/lbplus/lbplus/devices/mcd403"
+	"github.com/lbplus/lbplus/sched"
+)
+
+// TestSeedCheckCatchesAMovedParameter: the regression check passes on the
+// model as it is and fails, naming the row and why, when a fitted parameter
+// leaves its window (mcd403 SlotTime, window 207.3-211.8 ms in
+// docs/PARAMETERS.md, moved to 225 ms: the best row slows by about 8 %).
+func TestSeedCheckCatchesAMovedParameter(t *testing.T) {
+	row, err := bench.FindRow("burst-hd3-8Kx1-tape3", 8)
+	require.NoError(t, err)
+	moved := mcd403.DefaultParams()
+	moved.SlotTime = 225 * sched.Millisecond
+	for _, c := range []struct {
+		name string
+		tape *mcd403.Params
+		ok   bool
+	}{
+		{"fitted", nil, true},
+		{"moved out of its window", &moved, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			err := runSeedRows(&out, &errb, []bench.Row{row}, bench.Options{Tape: c.tape}, seedOutput{check: true})
+			if c.ok {
+				require.NoError(t, err, out.String())
+				assert.Contains(t, out.String(), " ok")
+				return
+			}
+			require.Error(t, err)
+			assert.Equal(t, "check: 1 of 1 rows outside their tolerance", err.Error())
+			assert.Regexp(t, `burst-hd3-8Kx1-tape3: \d+ B/s is -\d+\.\d% from the story's 12787, outside \+-3% \(within 3% of 12787 B/s\)`, out.String())
+
+			out.Reset()
+			err = runSeedRows(&out, &errb, []bench.Row{row}, bench.Options{Tape: c.tape}, seedOutput{check: true, json: true})
+			require.Error(t, err)
+			var js []map[string]any
+			require.NoError(t, json.Unmarshal(out.Bytes(), &js), out.String())
+			require.Len(t, js, 1)
+			assert.Equal(t, false, js[0]["ok"])
+			assert.Contains(t, js[0]["failure"], "outside +-3%")
+			assert.Equal(t, "12787", js[0]["story"])
+			assert.Equal(t, 12787.0, js[0]["story_bytes_per_sec"])
+			assert.Equal(t, 0.03, js[0]["tolerance"])
+			assert.Less(t, js[0]["deviation"], -0.03)
+		})
+	}
+}
+
+// TestSeedCheckWholeTable: `bench seed --check` exits 0 on the current model.
+func TestSeedCheckWholeTable(t *testing.T) {
+	if testing.Short() {
+		t.Skip("five boards, a few seconds")
+	}
+	var out, errb bytes.Buffer
+	rootCmd.SetOut(&out)
+	rootCmd.SetErr(&errb)
+	defer func() { rootCmd.SetOut(nil); rootCmd.SetErr(nil); rootCmd.SetArgs(nil) }()
+	rootCmd.SetArgs([]string{"bench", "seed", "--check", "--quiet"})
+	require.NoError(t, rootCmd.Execute(), out.String())
+	assert.NotContains(t, out.String(), "FAIL")
+}
