@@ -62,12 +62,41 @@ const (
 	xWaitOff        // REQ released, waiting for ACK false
 )
 
+// Cont is a device's continuation after a byte, as a value: an operation
+// of the device's own and an argument. Unlike a closure it can be saved
+// and restored, so a device that continues through Cont values (SendK,
+// ReceiveK) survives a save state in the middle of a transfer.
+type Cont struct {
+	Op  uint16
+	Arg int
+}
+
+// Continuer is a Device that continues through Cont values: Continue runs
+// when the byte's handshake ends (b is the byte received, or the byte sent).
+type Continuer interface {
+	Continue(t *Target, now sched.Time, k Cont, b byte)
+}
+
+// then says what runs when a byte's handshake ends.
+type then uint8
+
+const (
+	thenClosure then = iota // doneIn / doneOut (cannot be saved)
+	thenDevice              // the device's Continue with k
+	thenStatus              // STATUS sent: MESSAGE IN COMMAND COMPLETE
+	thenMessage             // COMMAND COMPLETE sent: bus free
+	thenMsgOut              // a MESSAGE OUT byte received
+	thenCommand             // a COMMAND byte received
+)
+
 type transfer struct {
 	phase   Phase
 	in      bool // target -> initiator
 	b       byte
 	gap     sched.Time
 	delay   sched.Time
+	then    then
+	k       Cont
 	doneIn  func(now sched.Time)
 	doneOut func(now sched.Time, b byte)
 }
@@ -109,9 +138,11 @@ type Target struct {
 
 	// The per-byte steps are events the engine owns and reschedules, so
 	// nothing is allocated per byte: one phase step per information phase
-	// (each named after its phase), REQ on, REQ off.
-	evPhase         [8]sched.Event
-	evReq, evReqOff sched.Event
+	// (each named after its phase), REQ on, REQ off. The connection's
+	// other steps are owned too, so that every pending step can be saved.
+	evPhase                                     [8]sched.Event
+	evReq, evReqOff                             sched.Event
+	evRespond, evAfterSel, evCommand, evBusFree sched.Event
 }
 
 // NewTarget attaches a target engine with SCSI ID id (0-7) to bus.
@@ -126,6 +157,13 @@ func NewTarget(bus *Bus, id int, name string, dev Device, timing Timing) *Target
 	}
 	t.evReq.Init(name+" REQ", t.reqOn)
 	t.evReqOff.Init(name+" REQ off", t.reqOff)
+	t.evRespond.Init(name+" select response", t.respond)
+	t.evAfterSel.Init(name+" after selection", t.afterSelection)
+	t.evCommand.Init(name+" command", t.command)
+	t.evBusFree.Init(name+" bus free", t.busFree)
+	for _, e := range t.events() {
+		t.s.Own(e)
+	}
 	return t
 }
 
@@ -188,10 +226,30 @@ func (t *Target) Receive(p Phase, done func(now sched.Time, b byte)) {
 	t.start(transfer{phase: p, in: false, gap: t.timing.ReqAfterAck, doneOut: done})
 }
 
+// SendK is Send with a saveable continuation: the device's Continue runs
+// with k once the initiator has released ACK.
+func (t *Target) SendK(p Phase, b byte, k Cont) {
+	t.mustContinue()
+	t.start(transfer{phase: p, in: true, b: b, gap: t.timing.ReqAfterAck, then: thenDevice, k: k})
+}
+
+// ReceiveK is Receive with a saveable continuation: the device's Continue
+// runs with k and the byte once the initiator has released ACK.
+func (t *Target) ReceiveK(p Phase, k Cont) {
+	t.mustContinue()
+	t.start(transfer{phase: p, in: false, gap: t.timing.ReqAfterAck, then: thenDevice, k: k})
+}
+
+func (t *Target) mustContinue() {
+	if _, ok := t.dev.(Continuer); !ok {
+		panic(fmt.Sprintf("scsi: target %q: SendK/ReceiveK from a device without Continue", t.name))
+	}
+}
+
 // receiveSlow takes a byte handled by the target's firmware (COMMAND,
 // MESSAGE OUT), paced by CommandReqAfterAck.
-func (t *Target) receiveSlow(p Phase, done func(now sched.Time, b byte)) {
-	t.start(transfer{phase: p, in: false, gap: t.timing.CommandReqAfterAck, doneOut: done})
+func (t *Target) receiveSlow(p Phase, th then) {
+	t.start(transfer{phase: p, in: false, gap: t.timing.CommandReqAfterAck, then: th})
 }
 
 // Complete ends the command: STATUS (status), MESSAGE IN COMMAND COMPLETE,
@@ -200,16 +258,12 @@ func (t *Target) Complete(status byte) {
 	if t.state != stConnected {
 		return // the connection was reset under the device
 	}
-	t.start(transfer{phase: Status, in: true, b: status, delay: t.timing.StatusDelay, gap: t.timing.ReqAfterAck,
-		doneIn: func(sched.Time) {
-			t.start(transfer{phase: MsgIn, in: true, b: MsgCommandComplete, delay: t.timing.MessageDelay, gap: t.timing.ReqAfterAck,
-				doneIn: func(sched.Time) {
-					t.ev = t.s.After(t.timing.BusFreeDelay, t.name+" bus free", func(sched.Time) {
-						t.ev = nil
-						t.disconnect()
-					})
-				}})
-		}})
+	t.start(transfer{phase: Status, in: true, b: status, delay: t.timing.StatusDelay, gap: t.timing.ReqAfterAck, then: thenStatus})
+}
+
+func (t *Target) busFree(sched.Time) {
+	t.ev = nil
+	t.disconnect()
 }
 
 func (t *Target) start(x transfer) {
@@ -320,12 +374,14 @@ func (t *Target) poll(now sched.Time) {
 	case stIdle:
 		if t.selectedBy(lines) {
 			t.state = stSelecting
-			t.ev = t.s.After(t.timing.SelectResponse, t.name+" select response", t.respond)
+			t.ev = &t.evRespond
+			t.s.ScheduleAfter(t.ev, t.timing.SelectResponse)
 		}
 	case stSelected:
 		if lines&SEL == 0 {
 			t.state = stConnected
-			t.ev = t.s.After(t.timing.SelectToPhase, t.name+" after selection", t.afterSelection)
+			t.ev = &t.evAfterSel
+			t.s.ScheduleAfter(t.ev, t.timing.SelectToPhase)
 		}
 	case stConnected:
 		switch t.xs {
@@ -370,10 +426,10 @@ func (t *Target) respond(now sched.Time) {
 func (t *Target) afterSelection(now sched.Time) {
 	t.ev = nil
 	if t.bus.Lines()&ATN != 0 {
-		t.receiveSlow(MsgOut, t.messageOut)
+		t.receiveSlow(MsgOut, thenMsgOut)
 		return
 	}
-	t.commandByte()
+	t.receiveSlow(Command, thenCommand)
 }
 
 // noAck marks "no byte yet in this connection" so the first REQ is not held
@@ -390,26 +446,26 @@ func (t *Target) messageOut(now sched.Time, b byte) {
 		t.identified, t.lun = true, int(b&7)
 	}
 	if t.bus.Lines()&ATN != 0 && t.msgBytes < maxMessageBytes {
-		t.receiveSlow(MsgOut, t.messageOut)
+		t.receiveSlow(MsgOut, thenMsgOut)
 		return
 	}
-	t.commandByte()
+	t.receiveSlow(Command, thenCommand)
 }
 
-func (t *Target) commandByte() {
-	t.receiveSlow(Command, func(now sched.Time, b byte) {
-		t.cdb = append(t.cdb, b)
-		if len(t.cdb) < CDBLen(t.cdb[0]) {
-			t.commandByte()
-			return
-		}
-		cdb := t.cdb
-		t.Stats.Commands++
-		t.ev = t.s.After(t.timing.CommandDecode, t.name+" command", func(sched.Time) {
-			t.ev = nil
-			t.dev.Command(t, cdb)
-		})
-	})
+func (t *Target) commandByte(b byte) {
+	t.cdb = append(t.cdb, b)
+	if len(t.cdb) < CDBLen(t.cdb[0]) {
+		t.receiveSlow(Command, thenCommand)
+		return
+	}
+	t.Stats.Commands++
+	t.ev = &t.evCommand
+	t.s.ScheduleAfter(t.ev, t.timing.CommandDecode)
+}
+
+func (t *Target) command(sched.Time) {
+	t.ev = nil
+	t.dev.Command(t, t.cdb)
 }
 
 func (t *Target) finish(now sched.Time) {
@@ -418,14 +474,27 @@ func (t *Target) finish(now sched.Time) {
 	t.lastAckOff = now
 	if x.in {
 		t.Stats.BytesIn++
-		if x.doneIn != nil {
-			x.doneIn(now)
-		}
 	} else {
 		t.Stats.BytesOut++
-		if x.doneOut != nil {
+	}
+	switch x.then {
+	case thenClosure:
+		if x.in && x.doneIn != nil {
+			x.doneIn(now)
+		} else if !x.in && x.doneOut != nil {
 			x.doneOut(now, x.b)
 		}
+	case thenDevice:
+		t.dev.(Continuer).Continue(t, now, x.k, x.b)
+	case thenStatus:
+		t.start(transfer{phase: MsgIn, in: true, b: MsgCommandComplete, delay: t.timing.MessageDelay, gap: t.timing.ReqAfterAck, then: thenMessage})
+	case thenMessage:
+		t.ev = &t.evBusFree
+		t.s.ScheduleAfter(t.ev, t.timing.BusFreeDelay)
+	case thenMsgOut:
+		t.messageOut(now, x.b)
+	case thenCommand:
+		t.commandByte(x.b)
 	}
 }
 
