@@ -42,7 +42,7 @@ func newMonitorBoard(t testing.TB) (*emu.Board, *console.Transcript) {
 // prompt, with an Intel HEX file pasted in one go.
 var session = []string{
 	"H",
-	"D 0 20",
+	"D 8000 30",
 	"S 9000 DB 84 E6 04 28 FA 3E 41 D3 80 C9", // wait for TBE, send 'A', RET
 	"DX\b 9000 8",
 	"G 9000",
@@ -58,6 +58,9 @@ var session = []string{
 func runSession(t testing.TB, b *emu.Board, tr *console.Transcript) {
 	t.Helper()
 	ty := &console.Typist{B: b, T: tr}
+	// A key typed while the ROM boots enters the monitor.
+	require.NoError(t, ty.WaitFor("Any key: monitor\r\n"))
+	require.NoError(t, ty.Type(" "))
 	for _, cmd := range session {
 		require.NoError(t, ty.Command("> ", cmd))
 	}
@@ -338,6 +341,8 @@ func TestMonitorHexPasteKeepsPace(t *testing.T) {
 	}
 	paste.WriteString(":00000001FF\r\n")
 	ty := &console.Typist{B: b, T: tr}
+	require.NoError(t, ty.WaitFor("Any key: monitor\r\n"))
+	require.NoError(t, ty.Type(" "))
 	require.NoError(t, ty.WaitFor("> "))
 	require.NoError(t, ty.Type(paste.String()))
 	require.NoError(t, ty.WaitFor("0400 bytes loaded\r\n> "))

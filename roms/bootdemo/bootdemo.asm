@@ -1,20 +1,20 @@
-; bootdemo - the smallest useful SCSI boot block for the lbplus monitor.
+; bootdemo - the smallest useful boot sector for the lbplus boot ROM.
 ;
-; The monitor's B command reads logical block 0 of a SCSI target (512
-; bytes) to 8000h and jumps here with A = the target ID, interrupts off,
-; the ROM still mapped at 0000h-0FFFh and a return address to the monitor
-; prompt on the stack (docs/BOOT.md). This block prints one line on the
-; console (DART channel A, already set to 9600 baud by the monitor) and
-; returns to the monitor. A real boot block would load more blocks with its
-; own SCSI code, switch the ROM out (port 00 bit 6) and jump to the system.
+; The ROM reads logical block 0 of a SCSI target (512 bytes) to 9000h and,
+; because the first byte is 21h (LD HL,nn), jumps here with A = the target
+; ID, interrupts off, the ROM's copy running at 8000h and a return address
+; to the monitor prompt on the stack (docs/BOOT.md). This block prints one
+; line on the console (DART channel A, already at 9600 baud) and returns to
+; the monitor. A real boot sector loads the system through the ROM's jump
+; table (READTRK at 8012h) and jumps to it.
 
 DARTAD  equ 80h             ; DART A data
 DARTAC  equ 84h             ; DART A control: RR0 bit 2 = transmit buffer empty
 
-        org 8000h
-boot:   add a,'0'           ; the target ID we were loaded from, as a digit
+        org 9000h
+boot:   ld hl,msg           ; first byte 21h: the ROM's boot check
+        add a,'0'           ; the target ID we were loaded from, as a digit
         ld (tgtdig),a
-        ld hl,msg
 print:  ld a,(hl)
         or a
         ret z               ; back to the monitor prompt

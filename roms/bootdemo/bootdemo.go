@@ -1,11 +1,11 @@
-// Package bootdemo is an example SCSI boot block for the lbplus monitor: a
-// Z80 program (bootdemo.asm, embedded) that the monitor's B command loads
-// from logical block 0 of a disk and runs. It prints a greeting naming the
+// Package bootdemo is an example SCSI boot block for the lbplus boot ROM: a
+// Z80 program (bootdemo.asm, embedded) that the ROM loads from logical
+// block 0 of a disk to 9000h and runs (at power-on or with the monitor's B). It prints a greeting naming the
 // target it was booted from and returns to the monitor. docs/BOOT.md gives
 // the boot protocol it follows.
 //
 // Known inaccuracies / assumptions: none of the hardware; the block relies
-// on the monitor having set up the console (9600 baud, no interrupts), as
+// on the ROM having set up the console (9600 baud, no interrupts), as
 // any program entered from the monitor may.
 package bootdemo
 
@@ -19,8 +19,8 @@ import (
 //go:embed bootdemo.asm
 var src embed.FS
 
-// Org is where the monitor loads a boot block and enters it.
-const Org = 0x8000
+// Org is where the ROM loads a boot block and enters it.
+const Org = 0x9000
 
 // BlockSize is the size of the boot block: one 512-byte logical block.
 const BlockSize = 512

@@ -16,7 +16,9 @@ import (
 // script is a SCSI target that answers READ(6) and REQUEST SENSE the way a
 // test asks, including the ways real targets go wrong.
 type script struct {
-	block   []byte // DATA IN for READ
+	block   []byte // DATA IN for READ of block 0
+	disk    []byte // when set: READ(6) serves these 512-byte blocks
+	dataIn  []byte // DATA OUT received
 	status  byte
 	sense   []byte // DATA IN for REQUEST SENSE
 	hang    bool   // never continue after the CDB
@@ -30,9 +32,16 @@ func (d *script) Command(t *scsi.Target, cdb []byte) {
 	switch {
 	case d.hang:
 	case d.dataOut:
-		t.ReceiveByte(func(sched.Time, byte) { t.Complete(scsi.StatusGood) })
+		t.ReceiveByte(func(_ sched.Time, b byte) { d.dataIn = append(d.dataIn, b); t.Complete(scsi.StatusGood) })
 	case cdb[0] == 0x03:
 		d.send(t, d.sense, 0, scsi.StatusGood)
+	case d.disk != nil && cdb[0] == 0x08:
+		lba := int(cdb[1]&0x1F)<<16 | int(cdb[2])<<8 | int(cdb[3])
+		n := int(cdb[4])
+		if n == 0 {
+			n = 256
+		}
+		d.send(t, d.disk[lba*512:(lba+n)*512], 0, scsi.StatusGood)
 	default:
 		d.send(t, d.block, 0, d.status)
 	}
@@ -52,67 +61,86 @@ type bootRig struct {
 	b   *emu.Board
 	bus *scsi.Bus
 	tr  *console.Transcript
+	ty  *console.Typist
 }
 
-func newBootRig(t *testing.T) *bootRig {
+// newBootRig is a board with the boot ROM and initiator ID id; fdc, when
+// not nil, answers at C0h-C7h.
+func newBootRig(t *testing.T, id int, fdc emu.FDC) *bootRig {
 	t.Helper()
 	rom, err := monitor.Image()
 	require.NoError(t, err)
 	r := &bootRig{tr: &console.Transcript{}}
 	cfg := emu.DefaultConfig(rom)
+	cfg.SCSIID = id
 	cfg.ConsoleOut = r.tr.Out
 	r.b, err = emu.New(cfg)
 	require.NoError(t, err)
 	_, r.bus = r.b.AttachNCR5380()
+	if fdc != nil {
+		r.b.AttachFDC(fdc)
+	}
+	r.ty = &console.Typist{B: r.b, T: r.tr, Limit: 20 * sched.Second}
 	return r
+}
+
+// monitor types a key while the ROM boots: the monitor prompts.
+func (r *bootRig) monitor(t *testing.T) {
+	t.Helper()
+	require.NoError(t, r.ty.WaitFor("Any key: monitor\r\n"))
+	require.NoError(t, r.ty.Type(" "))
+	require.NoError(t, r.ty.WaitFor("lbplus monitor"))
 }
 
 // command types line at the prompt and returns the console output from its
 // echo up to and including the next prompt.
 func (r *bootRig) command(t *testing.T, line string) string {
 	t.Helper()
-	ty := &console.Typist{B: r.b, T: r.tr}
-	require.NoError(t, ty.WaitFor("> "))
+	require.NoError(t, r.ty.WaitFor("> "))
 	start := r.tr.Len()
-	require.NoError(t, ty.Type(line+"\r"))
-	require.NoError(t, ty.WaitFor("> "), "the monitor prompts again")
+	require.NoError(t, r.ty.Type(line+"\r"))
+	require.NoError(t, r.ty.WaitFor("> "), "the monitor prompts again")
 	return string(r.tr.Bytes()[start:])
 }
 
-// bootBlock is a 512-byte block that records its entry state from 9000h
-// on (A, SP, the word on the stack, the flags after LD A,I whose P/V bit is
-// IFF2) and returns to the monitor.
+// bootBlock is a 512-byte boot sector (first byte 21h, LD HL,nn) that
+// records its entry state from 9200h on (A, SP, the word on the stack, the
+// flags after LD A,I whose P/V bit is IFF2) and returns to the monitor.
 func bootBlock() []byte {
 	p := []byte{
-		0x32, 0x00, 0x90, // ld (9000h),a
-		0xED, 0x73, 0x02, 0x90, // ld (9002h),sp
+		0x21, 0x00, 0x00, // ld hl,0
+		0x32, 0x00, 0x92, // ld (9200h),a
+		0xED, 0x73, 0x02, 0x92, // ld (9202h),sp
 		0xE1,             // pop hl
 		0xE5,             // push hl
-		0x22, 0x04, 0x90, // ld (9004h),hl
+		0x22, 0x04, 0x92, // ld (9204h),hl
 		0xED, 0x57, // ld a,i
 		0xF5,             // push af
 		0xE1,             // pop hl
-		0x22, 0x06, 0x90, // ld (9006h),hl
+		0x22, 0x06, 0x92, // ld (9206h),hl
 		0xC9, // ret
 	}
 	return append(p, make([]byte, 512-len(p))...)
 }
 
+func word(b *emu.Board, addr uint16) uint16 { return uint16(b.RAM(addr)) | uint16(b.RAM(addr+1))<<8 }
+
 func TestBootEntryConditions(t *testing.T) {
-	r := newBootRig(t)
+	r := newBootRig(t, 7, nil)
 	d := &script{block: bootBlock()}
 	scsi.NewTarget(r.bus, 2, "disk", d, scsi.DefaultTiming())
+	r.monitor(t)
 	got := r.command(t, "B 2")
 	assert.Equal(t, "B 2\r\nBoot SCSI target 2\r\n> ", got)
 	require.Len(t, d.cdbs, 1)
 	assert.Equal(t, []byte{0x08, 0, 0, 0, 1, 0}, d.cdbs[0], "READ(6) of LUN 0, block 0, one block")
-	assert.Equal(t, uint8(2), r.b.RAM(0x9000), "A = target ID")
-	assert.Equal(t, uint16(0xFFFE), uint16(r.b.RAM(0x9002))|uint16(r.b.RAM(0x9003))<<8, "SP")
+	assert.Equal(t, uint8(2), r.b.RAM(0x9200), "A = target ID")
+	assert.Equal(t, uint16(0x8FFE), word(r.b, 0x9202), "SP just below the boot sector, one return address pushed")
 	syms, err := monitor.Symbols()
 	require.NoError(t, err)
-	assert.Equal(t, uint16(syms["prompt"]), uint16(r.b.RAM(0x9004))|uint16(r.b.RAM(0x9005))<<8, "RET goes to the prompt")
-	assert.Zero(t, r.b.RAM(0x9006)&0x04, "interrupts disabled (IFF2 = 0)")
-	assert.True(t, r.b.ROMMapped())
+	assert.Equal(t, uint16(syms["prompt"]), word(r.b, 0x9204), "RET goes to the prompt")
+	assert.Zero(t, r.b.RAM(0x9206)&0x04, "interrupts disabled (IFF2 = 0)")
+	assert.False(t, r.b.ROMMapped(), "the ROM runs from its copy at 8000h")
 	assert.Equal(t, scsi.BusFree, r.bus.Phase())
 }
 
@@ -131,28 +159,30 @@ func TestBootFailures(t *testing.T) {
 		{"check condition", &script{block: nil, status: scsi.StatusCheckCondition, sense: []byte{0x21, 0, 0x12, 0x34}}, false,
 			"SCSI 0: CHECK CONDITION, sense 21 00 12 34\r\n", 0},
 		{"short sense", &script{status: scsi.StatusCheckCondition, sense: []byte{0x04}}, false, "SCSI 0: CHECK CONDITION, sense 04\r\n", 0},
-		{"short block", &script{block: block[:256]}, false, "SCSI 0: block 0 is 0100 bytes, want 0200\r\n", 0},
-		{"long block", &script{block: append(append([]byte(nil), block...), make([]byte, 88)...)}, false, "SCSI 0: block 0 is 0258 bytes, want 0200\r\n", 0},
-		{"zero block", &script{block: make([]byte, 512)}, false, "SCSI 0: block 0 is blank: not a boot block\r\n", 0},
-		{"no data", &script{}, false, "SCSI 0: block 0 is 0000 bytes, want 0200\r\n", 0},
+		{"short block", &script{block: block[:256]}, false, "SCSI 0: block 0 is not 512 bytes\r\n", 0},
+		{"long block", &script{block: append(append([]byte(nil), block...), make([]byte, 88)...)}, false, "SCSI 0: block 0 is not 512 bytes\r\n", 0},
+		{"zero block", &script{block: make([]byte, 512)}, false, "SCSI 0: block 0 is not a boot block\r\n", 0},
+		{"no data", &script{}, false, "SCSI 0: block 0 is not 512 bytes\r\n", 0},
 		{"data out", &script{dataOut: true}, false, "SCSI 0: unexpected phase, bus reset\r\n", 1},
 		{"hang", &script{hang: true}, false, "SCSI 0: timeout, bus reset\r\n", 1},
 		{"bus busy", &script{block: block}, true, "SCSI 0: bus busy (BSY or SEL stuck)\r\n", 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			r := newBootRig(t)
+			r := newBootRig(t, 7, nil)
+			r.monitor(t)
+			resets := tc.dev.resets
 			scsi.NewTarget(r.bus, 0, "disk", tc.dev, scsi.DefaultTiming())
 			if tc.busy {
 				r.bus.Attach("stuck", nil).Drive(scsi.BSY, scsi.BSY)
 			}
-			got := r.command(t, "B")
-			assert.Equal(t, "B\r\nBoot SCSI target 0\r\n"+tc.want+"> ", got)
-			assert.Equal(t, tc.resets, tc.dev.resets, "SCSI RST pulses")
+			got := r.command(t, "B 0")
+			assert.Equal(t, "B 0\r\nBoot SCSI target 0\r\n"+tc.want+"> ", got)
+			assert.Equal(t, tc.resets, tc.dev.resets-resets, "SCSI RST pulses")
 			if !tc.busy {
 				assert.Equal(t, scsi.BusFree, r.bus.Phase(), "the bus is left free")
 			}
-			assert.Zero(t, r.b.RAM(0x8200), "nothing stored past the block")
+			assert.Zero(t, r.b.RAM(0x9200), "nothing stored past the block")
 		})
 	}
 }
@@ -160,7 +190,8 @@ func TestBootFailures(t *testing.T) {
 // A target that lets go of BSY in the middle of a command (power loss, a
 // firmware crash) is reported without a bus reset.
 func TestBootTargetDropsBSY(t *testing.T) {
-	r := newBootRig(t)
+	r := newBootRig(t, 7, nil)
+	r.monitor(t)
 	var port *scsi.Port
 	s := r.b.Sched()
 	port = r.bus.Attach("flaky", func(sched.Time) {

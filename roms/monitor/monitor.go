@@ -1,26 +1,27 @@
-// Package monitor is the default boot ROM of lbplus: a small monitor for the
-// Ampro Little Board/PLUS written in Z80 assembly (monitor.asm, embedded)
-// and built by lbplus's own assembler the first time it is asked for.
+// Package monitor is the default boot ROM of lbplus (monitor.asm, embedded,
+// built by lbplus's own assembler the first time it is asked for). It boots
+// the Ampro Little Board/PLUS the way Ampro's SCSI/floppy boot ROM does, so
+// original Ampro boot sectors and HGEN hard-disk loaders run unchanged, and
+// keeps a small monitor for a key typed during the boot.
 //
-// See monitor.asm for the commands. The SCSI boot command B [id] reads
-// logical block 0 (512 bytes) of LUN 0 of the target into RAM at BOOTADR
-// (8000h) and jumps there with A = the target ID; docs/BOOT.md is the
-// protocol for whoever makes a bootable disk, roms/bootdemo an example.
-// The monitor drives the NCR 5380 itself, by programmed I/O (a REQ/ACK
-// handshake through the ICR per byte), so booting needs no code loaded into
-// RAM. Failures are reported on the console: no 5380, no answer to
-// selection (250 ms), the initiator's own ID, a stuck bus, a target that
-// stops handshaking (then SCSI RST), CHECK CONDITION with the REQUEST SENSE
-// bytes, another status, a short or blank block 0.
+// At reset the ROM copies itself to 8000h and runs there with the EPROM
+// switched out; it tries floppy drive A (when a WD1772 answers), then SCSI
+// (target 0 when the J9 ID is 7, else target 7), loads the boot sector to
+// 9000h and enters it if its first byte is 21h or 3Eh. Boot sectors call the
+// jump table at 8000h-801Bh and read the variables at 801Eh-802Bh
+// (docs/BOOT.md lists them). The SCSI code is programmed I/O, a REQ/ACK
+// handshake through the ICR per byte, so booting needs nothing in RAM.
 //
 // Known inaccuracies / assumptions:
 //   - Selection without arbitration and without ATN/IDENTIFY (one
-//     initiator, SASI style, as FUZIX drives the board) [A]; the LUN is in
-//     CDB byte 1.
-//   - Timeouts are poll counts of known T-states (51 T a selection poll, 70 T
-//     a REQ poll), not CTC time; they assume a 4 MHz clock and no WAIT.
-//   - Ampro's own boot ROM was not available: the boot protocol (load
-//     address, entry registers) is this project's, not Ampro's [A].
+//     initiator, SASI style, as FUZIX drives this board) [A]; Ampro's ROM
+//     arbitrates. The LUN is in CDB byte 1.
+//   - Timeouts and delays are poll counts of known T-states (48 T a console
+//     poll, 51 T a selection poll, 59 T a floppy status poll, 70 T a REQ
+//     poll), not CTC time; they assume a 4 MHz clock and no WAIT, as
+//     Ampro's do [F AMPROM].
+//   - After a failed floppy boot the step-in, side and retry behaviour
+//     beyond what boot sectors use (two boot tracks) is our choice [A].
 package monitor
 
 import (
@@ -37,6 +38,33 @@ var src embed.FS
 // Size is the ROM image size: a 2732 EPROM (4 KB).
 const Size = 4096
 
+// Org is where the ROM runs: it copies itself there at reset [F AMPROM].
+const Org = 0x8000
+
+// Entry points and variables of the jump table at Org that boot sectors use
+// (REFERENCE: docs/BOOT.md).
+const (
+	Restart  = 0x8000 // start over from reset
+	Setup    = 0x8003 // select floppy A, Restore
+	StepIn   = 0x8006 // next boot track (side 1 first on double-sided media)
+	Side1    = 0x8009 // select side 1
+	FDClear  = 0x800C // Force Interrupt
+	SetDMA   = 0x800F // DMA address = HL
+	ReadTrk  = 0x8012 // read a track (SCSI boot: the next 16 blocks)
+	ReadSec  = 0x8015 // read the sector in the FDC's sector register
+	ReadID   = 0x8018 // Read Address into IDSave
+	InitHDC  = 0x801B // SCSI command HL with DATA OUT from DE
+	DMAAddr  = 0x801E // word: where the next sector goes
+	IDSave   = 0x8020 // 6 bytes: the last ID read
+	SelByte  = 0x8026 // port 00 value for the floppy
+	Track    = 0x8027
+	Sector   = 0x8028
+	Status   = 0x8029 // status of the last floppy command
+	TwoSided = 0x802A // 1: double-sided media
+	SecBias  = 0x802B // sector number bias: 0 or 16
+	BootSec  = 0x9000 // where the boot sector is loaded and entered
+)
+
 var (
 	once   sync.Once
 	result *asm.Result
@@ -49,8 +77,8 @@ func build() {
 		err = fmt.Errorf("monitor ROM: %w", err)
 		return
 	}
-	if result.Org != 0 || len(result.Bytes) != Size {
-		err = fmt.Errorf("monitor ROM: assembled to %d bytes at %04Xh, want %d at 0000h", len(result.Bytes), result.Org, Size)
+	if result.Org != Org || len(result.Bytes) != Size {
+		err = fmt.Errorf("monitor ROM: assembled to %d bytes at %04Xh, want %d at %04Xh", len(result.Bytes), result.Org, Size, Org)
 	}
 }
 

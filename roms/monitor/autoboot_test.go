@@ -1,0 +1,204 @@
+package monitor_test
+
+import (
+	"testing"
+	"testing/fstest"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/lbplus/lbplus/asm"
+	"github.com/lbplus/lbplus/sched"
+	"github.com/lbplus/lbplus/scsi"
+)
+
+// emptyDrive is a WD1772 whose drive A has no disk in it, as the ROM sees
+// it: the registers answer, Restore finds track 0, and a Read Address or
+// Read Sector never ends because no index pulse ever comes (REFERENCE.md
+// 12) until a Force Interrupt stops it. It records when each command came.
+type emptyDrive struct {
+	now               func() sched.Time
+	status, trk, sect uint8
+	cmds              []uint8
+	times             []sched.Time
+}
+
+func (f *emptyDrive) Read(reg int) uint8 {
+	switch reg {
+	case 0:
+		return f.status
+	case 1:
+		return f.trk
+	case 2:
+		return f.sect
+	}
+	return 0
+}
+
+func (f *emptyDrive) Write(reg int, v uint8) {
+	switch reg {
+	case 0:
+		f.cmds = append(f.cmds, v)
+		f.times = append(f.times, f.now())
+		switch {
+		case v&0xF0 == 0xD0:
+			f.status &^= 0x01
+		case v&0xF0 == 0x00: // Restore: at track 0 at once (no motor model)
+			f.trk, f.status = 0, 0x04
+		default: // type II/III: waits for index pulses that never come
+			f.status = 0x01
+		}
+	case 1:
+		f.trk = v
+	case 2:
+		f.sect = v
+	}
+}
+
+// hgenLoader is a boot block that loads a system the way Ampro's HGEN
+// loader does [F HGEN]: ROM off, DMA address, READTRK twice (32 blocks),
+// the configuration from block 31 copied elsewhere, 801Bh with a command
+// and its data, then a jump to the cold start loaded from block 1.
+const hgenLoader = `
+        org 9000h
+        ld a,40h
+        out (0),a
+        ld hl,0C000h
+        call 800Fh          ; SETDMA
+        call 8012h          ; READTRK: blocks 0-15
+        call 8012h          ; READTRK: blocks 16-31
+        ld hl,0C000h+31*512 ; block 31: the configuration
+        ld de,0B000h
+        ld bc,512
+        ldir
+        ld hl,inicmd
+        ld de,inidat
+        call 801Bh          ; send the controller its parameters
+        jp 0C200h           ; the cold start, from block 1
+inicmd: db 0Ch,0,0,0,0,0
+inidat: db 1,2,3,4,5,6,7,8
+        ds 9000h+512-$,0
+`
+
+// coldStart (block 1, at C200h) says where it is and returns to the
+// monitor through the address the ROM left on the stack.
+const coldStart = `
+        org 0C200h
+        ld hl,msg
+loop:   ld a,(hl)
+        or a
+        ret z
+wait:   in a,(84h)
+        and 4
+        jr z,wait
+        ld a,(hl)
+        out (80h),a
+        inc hl
+        jr loop
+msg:    db "COLD",13,10,0
+        ds 0C200h+512-$,0
+`
+
+func assembleAt(t *testing.T, src string) []byte {
+	t.Helper()
+	r, err := asm.Assemble(fstest.MapFS{"a.asm": {Data: []byte(src)}}, "a.asm", asm.Options{})
+	require.NoError(t, err)
+	return r.Bytes
+}
+
+// hgenDisk is 32 blocks: the loader, the cold start, then block k filled
+// with k.
+func hgenDisk(t *testing.T) []byte {
+	disk := make([]byte, 32*512)
+	copy(disk, assembleAt(t, hgenLoader))
+	copy(disk[512:], assembleAt(t, coldStart))
+	for k := 2; k < 32; k++ {
+		for i := 0; i < 512; i++ {
+			disk[k*512+i] = byte(k)
+		}
+	}
+	return disk
+}
+
+// xebecInit answers the controller-parameter command 0Ch with 8 bytes of
+// DATA OUT; everything else goes to the script.
+type xebecInit struct{ *script }
+
+func (x xebecInit) Command(t *scsi.Target, cdb []byte) {
+	if cdb[0] != 0x0C {
+		x.script.Command(t, cdb)
+		return
+	}
+	x.cdbs = append(x.cdbs, append([]byte(nil), cdb...))
+	var recv func(n int)
+	recv = func(n int) {
+		if n == 8 {
+			t.Complete(scsi.StatusGood)
+			return
+		}
+		t.ReceiveByte(func(_ sched.Time, b byte) { x.dataIn = append(x.dataIn, b); recv(n + 1) })
+	}
+	recv(0)
+}
+
+func TestAutoBoot(t *testing.T) {
+	tests := []struct {
+		name     string
+		id       int  // J9 initiator ID
+		target   int  // where the disk is
+		fdc      bool // a WD1772 with an empty drive A
+		resets   int
+		earliest sched.Time // the ROM's waits before the boot sector is read
+	}{
+		{"master boots target 0", 7, 0, false, 1, 6 * sched.Second},
+		{"slave boots target 7", 3, 7, false, 0, 5 * sched.Second},
+		{"empty floppy first", 7, 0, true, 1, 11 * sched.Second},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var fd *emptyDrive
+			var r *bootRig
+			if tc.fdc {
+				fd = &emptyDrive{}
+				r = newBootRig(t, tc.id, fd)
+				fd.now = r.b.Now
+			} else {
+				r = newBootRig(t, tc.id, nil)
+			}
+			d := &script{disk: hgenDisk(t)}
+			scsi.NewTarget(r.bus, tc.target, "disk", xebecInit{d}, scsi.DefaultTiming())
+			require.NoError(t, r.ty.WaitFor("COLD\r\n"))
+			require.NoError(t, r.ty.WaitFor("> "), "RET from the cold start reaches the monitor")
+
+			require.Len(t, d.cdbs, 1+32+1, "block 0, 32 single-block READs, the parameters")
+			for k := 0; k < 32; k++ {
+				assert.Equal(t, []byte{0x08, 0, 0, byte(k), 1, 0}, d.cdbs[1+k], "READTRK block %d", k)
+			}
+			assert.Equal(t, []byte{0x0C, 0, 0, 0, 0, 0}, d.cdbs[33])
+			assert.Equal(t, []byte{1, 2, 3, 4, 5, 6, 7, 8}, d.dataIn, "801Bh sent the data at DE")
+			for k := 2; k < 32; k++ {
+				assert.Equal(t, byte(k), r.b.RAM(uint16(0xC000+k*512+7)), "block %d at C000h+%d*512", k, k)
+			}
+			assert.Equal(t, byte(31), r.b.RAM(0xB1FF), "block 31 copied")
+			assert.Equal(t, tc.resets, d.resets, "SCSI RST pulses")
+			assert.Equal(t, uint16(0), word(r.b, 0x801E), "READTRK advanced the DMA address by 16 KB (C000h + 4000h wraps)")
+			assert.Greater(t, r.tr.Times[len(r.tr.Times)-1], tc.earliest)
+			t.Logf("booted at %v", r.tr.Times[len(r.tr.Times)-1])
+			assert.NotContains(t, r.tr.String(), "lbplus monitor", "no key was typed")
+
+			if fd != nil {
+				var readIDs []sched.Time
+				for i, c := range fd.cmds {
+					if c == 0xC8 {
+						readIDs = append(readIDs, fd.times[i])
+						require.Greater(t, len(fd.cmds), i+1)
+						assert.Equal(t, uint8(0xD0), fd.cmds[i+1], "a Read Address that never ends is forced off")
+						wait := fd.times[i+1] - fd.times[i]
+						assert.InDelta(t, float64(sched.Second), float64(wait), float64(100*sched.Millisecond), "after about a second")
+					}
+				}
+				assert.Len(t, readIDs, 5, "five tries [F AMPROM]")
+			}
+		})
+	}
+}
