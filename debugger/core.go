@@ -8,6 +8,7 @@ import (
 	"github.com/lbplus/lbplus/sched"
 	"github.com/lbplus/lbplus/scsi"
 	"github.com/lbplus/lbplus/z80host"
+	"github.com/lbplus/lbplus/z80host/disasm"
 	"github.com/lbplus/lbplus/z80host/optable"
 )
 
@@ -111,6 +112,9 @@ type Debugger struct {
 	sp0     uint16 // step over/out: SP at the start
 	lastRet bool   // the previous instruction was a return
 	probes  []probe
+
+	dsyms  *disasm.Symbols // Syms for the disassembler, rebuilt when Syms grows
+	dsymsN int
 }
 
 // probe is a counter checked at instruction boundaries (tape repositions,
@@ -304,13 +308,7 @@ func (d *Debugger) phaseStop(why string, s *Segment) *Stop {
 
 // SegmentLine renders a segment as the text front-end prints it: start
 // time, phase, what it carried and how long it lasted.
-func (d *Debugger) SegmentLine(s *Segment) string {
-	dur := ""
-	if s.End != 0 {
-		dur = "  (" + FormatDuration(s.End-s.Start) + ")"
-	}
-	return fmt.Sprintf("%14s  %-11s  %s%s", FormatTime(s.Start), s.Phase, s.Describe(d.kind), dur)
-}
+func (d *Debugger) SegmentLine(s *Segment) string { return segmentLine(s, d.kind) }
 
 // FormatDuration renders a span with a unit that suits it.
 func FormatDuration(t sched.Time) string {

@@ -9,6 +9,7 @@ import (
 	"github.com/lbplus/lbplus/devices/acb4000"
 	"github.com/lbplus/lbplus/emu"
 	"github.com/lbplus/lbplus/emu/console"
+	"github.com/lbplus/lbplus/ncr5380"
 	"github.com/lbplus/lbplus/roms/monitor"
 	"github.com/lbplus/lbplus/scsi"
 )
@@ -16,10 +17,11 @@ import (
 // rig is the monitor ROM with an ACB-4000 (ST-125, 3:1) at SCSI ID 0, and
 // optionally the debugger attached.
 type rig struct {
-	b   *emu.Board
-	bus *scsi.Bus
-	tr  *console.Transcript
-	d   *Debugger
+	b    *emu.Board
+	bus  *scsi.Bus
+	tr   *console.Transcript
+	d    *Debugger
+	chip *ncr5380.Chip
 }
 
 func newRig(t testing.TB, withDebugger bool) *rig {
@@ -32,7 +34,7 @@ func newRig(t testing.TB, withDebugger bool) *rig {
 	r.b, err = emu.New(cfg)
 	require.NoError(t, err)
 	chip, bus := r.b.AttachNCR5380()
-	r.bus = bus
+	r.bus, r.chip = bus, chip
 	path := filepath.Join(t.TempDir(), "hd0.img")
 	require.NoError(t, acb4000.Create(path, acb4000.Geometries["st125"], true, 3))
 	disk, err := acb4000.Open(path, false)

@@ -1,0 +1,577 @@
+package debugger
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/lbplus/lbplus/sched"
+	"github.com/lbplus/lbplus/scsi"
+)
+
+// Text is the debugger's text front-end: one command a line, for SSH
+// sessions and scripts (lbplus debug --text, --script FILE). It prints the
+// same decoded phases as the window and a text rendering of the timeline.
+type Text struct {
+	D   *Debugger
+	Out io.Writer
+	// Chip reads the 5380's registers (nil without SCSI).
+	Chip RegisterReader
+	// ConsoleIn sends bytes to the machine's terminal input; ConsoleOut
+	// returns what the machine printed since the last call.
+	ConsoleIn  func(p []byte)
+	ConsoleOut func() []byte
+	// Repositions counts tape repositions (nil without a tape).
+	Repositions func() uint64
+	// Echo prints each command before its output (scripts).
+	Echo bool
+
+	tl *Timeline
+}
+
+// ErrQuit is returned by Exec for "quit".
+var ErrQuit = errors.New("quit")
+
+// Help lists the commands.
+const Help = `run control:
+  c | continue [DURATION]     run until a breakpoint (default 10 s of simulated time)
+  s | step [N]                one instruction (N times)
+  n | next                    step over a CALL, RST, DJNZ or repeating block instruction
+  finish                      run until the current routine returns
+  edge | byte | phase | command | busfree
+                              run to the next SCSI bus edge, byte, phase, command, bus free
+breakpoints:
+  b | break ADDR [if EXPR]    execute breakpoint; EXPR in assembler syntax with registers, symbols, PEEK(addr)
+  watch FROM [TO]             stop when a byte in FROM..TO changes
+  break in|out PORT [VALUE]   I/O port breakpoint
+  break phase NAME            COMMAND, DATAIN, DATAOUT, STATUS, MSGIN, MSGOUT, SELECTION, BUSFREE
+  break cdb OPCODE [target ID] | break select [ID] | break reposition | break lost
+  breaks | delete ID | enable ID | disable ID
+looking:
+  regs | dis [ADDR] [N] | mem ADDR [N] | stack [N] | history [N] | print EXPR | time
+  ncr                         the 5380's registers, bit by bit
+  bus                         the SCSI lines and the current phase
+  phases [N] | commands [N]   decoded bus phases and commands
+  timeline [SPAN] [COLS]      logic-analyser rows for the last SPAN (e.g. 200us)
+  measure SIGNAL [AT]         cursors on two consecutive rising edges of SIGNAL at or after AT
+console:
+  type TEXT                   type on the machine's terminal (\r for Return)
+  console                     print what the machine printed
+quit`
+
+// Exec runs one command line.
+func (x *Text) Exec(line string) error {
+	line = strings.TrimSpace(line)
+	if line == "" || line[0] == '#' {
+		return nil
+	}
+	if x.Echo {
+		fmt.Fprintf(x.Out, "> %s\n", line)
+	}
+	f := strings.Fields(line)
+	cmd, args := strings.ToLower(f[0]), f[1:]
+	d := x.D
+	switch cmd {
+	case "quit", "q", "exit":
+		return ErrQuit
+	case "help", "h", "?":
+		fmt.Fprintln(x.Out, Help)
+	case "c", "continue", "run":
+		budget := 10 * sched.Second
+		if len(args) > 0 {
+			t, err := ParseDuration(args[0])
+			if err != nil {
+				return err
+			}
+			budget = t
+		}
+		st, err := d.Continue(budget)
+		if err != nil {
+			return err
+		}
+		if st == nil {
+			fmt.Fprintf(x.Out, "%s  running (no stop within %s)\n", FormatTime(d.m.Now()), FormatDuration(budget))
+		} else {
+			x.report(st)
+		}
+	case "s", "step", "si":
+		n := 1
+		if len(args) > 0 {
+			v, err := strconv.Atoi(args[0])
+			if err != nil || v < 1 {
+				return fmt.Errorf("step %s: want a count", args[0])
+			}
+			n = v
+		}
+		var st *Stop
+		for i := 0; i < n; i++ {
+			var err error
+			if st, err = d.StepInstruction(); err != nil {
+				return err
+			}
+		}
+		x.report(st)
+		x.showNext()
+	case "n", "next", "over":
+		return x.step(d.StepOver)
+	case "finish", "out":
+		return x.step(d.StepOut)
+	case "edge":
+		return x.step(d.StepEdge)
+	case "byte":
+		return x.step(d.StepByte)
+	case "phase":
+		return x.step(d.StepPhase)
+	case "command", "cmd":
+		return x.step(d.StepCommand)
+	case "busfree":
+		return x.step(d.StepBusFree)
+	case "b", "break", "bp":
+		return x.breakCmd(args)
+	case "watch":
+		if len(args) < 1 {
+			return errors.New("watch FROM [TO]")
+		}
+		from, err := d.Syms.Address(args[0])
+		if err != nil {
+			return err
+		}
+		to := from
+		if len(args) > 1 {
+			if to, err = d.Syms.Address(args[1]); err != nil {
+				return err
+			}
+		}
+		bp, err := d.WatchMem(from, to)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(x.Out, "breakpoint %s\n", bp)
+	case "breaks", "info":
+		for _, bp := range d.Breakpoints() {
+			fmt.Fprintln(x.Out, bp)
+		}
+	case "delete", "enable", "disable":
+		if len(args) != 1 {
+			return fmt.Errorf("%s ID", cmd)
+		}
+		id, err := strconv.Atoi(args[0])
+		if err != nil {
+			return fmt.Errorf("%s %s: want a breakpoint number", cmd, args[0])
+		}
+		if cmd == "delete" {
+			return d.Delete(id)
+		}
+		return d.Enable(id, cmd == "enable")
+	case "regs", "r":
+		fmt.Fprintln(x.Out, RegsText(d.m.Regs()))
+	case "dis", "d", "u":
+		addr, n := d.PC(), 10
+		if len(args) > 0 {
+			a, err := d.Syms.Address(args[0])
+			if err != nil {
+				return err
+			}
+			addr = a
+		}
+		if len(args) > 1 {
+			v, err := strconv.Atoi(args[1])
+			if err != nil {
+				return fmt.Errorf("dis: count %q", args[1])
+			}
+			n = v
+		}
+		for _, l := range d.Disassemble(addr, n) {
+			fmt.Fprintln(x.Out, l)
+		}
+	case "mem", "m", "x":
+		if len(args) < 1 {
+			return errors.New("mem ADDR [N]")
+		}
+		addr, err := d.Syms.Address(args[0])
+		if err != nil {
+			return err
+		}
+		n := 64
+		if len(args) > 1 {
+			if n, err = strconv.Atoi(args[1]); err != nil {
+				return fmt.Errorf("mem: count %q", args[1])
+			}
+		}
+		x.dump(addr, n)
+	case "stack":
+		n := 8
+		if len(args) > 0 {
+			v, err := strconv.Atoi(args[0])
+			if err != nil {
+				return fmt.Errorf("stack: count %q", args[0])
+			}
+			n = v
+		}
+		sp := d.m.Regs().SP
+		for i := 0; i < n; i++ {
+			a := sp + uint16(2*i)
+			w := uint16(d.m.Peek(a)) | uint16(d.m.Peek(a+1))<<8
+			fmt.Fprintf(x.Out, "%04X  %04X  %s\n", a, w, d.Syms.Label(w))
+		}
+	case "history":
+		n := 16
+		if len(args) > 0 {
+			v, err := strconv.Atoi(args[0])
+			if err != nil {
+				return fmt.Errorf("history: count %q", args[0])
+			}
+			n = v
+		}
+		for _, h := range d.History(n) {
+			fmt.Fprintf(x.Out, "T=%-12d %s\n", h.T, d.Syms.Label(h.PC))
+		}
+	case "print", "p", "eval":
+		v, err := d.Eval(strings.Join(args, " "))
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(x.Out, "%04Xh %d\n", v, v)
+	case "time":
+		fmt.Fprintf(x.Out, "%s (T-state %d)\n", FormatTime(d.m.Now()), d.m.Now()/sched.TState)
+	case "ncr", "5380":
+		if x.Chip == nil {
+			return errors.New("no 5380 on this machine")
+		}
+		for _, r := range Chip5380(x.Chip) {
+			fmt.Fprintln(x.Out, r)
+		}
+	case "bus":
+		sig, data := d.Rec.Signals()
+		ph := "BUS FREE"
+		if c := d.Rec.Current(); c != nil {
+			ph = c.Phase.String()
+		}
+		fmt.Fprintf(x.Out, "%s  db=%02X  phase %s\n", sig, data, ph)
+	case "phases":
+		n := 8
+		if len(args) > 0 {
+			v, err := strconv.Atoi(args[0])
+			if err != nil {
+				return fmt.Errorf("phases: count %q", args[0])
+			}
+			n = v
+		}
+		segs := d.Rec.Segments(0, sched.MaxTime)
+		for _, s := range segs[max(0, len(segs)-n):] {
+			fmt.Fprintln(x.Out, d.SegmentLine(&s))
+		}
+	case "commands":
+		n := 8
+		if len(args) > 0 {
+			v, err := strconv.Atoi(args[0])
+			if err != nil {
+				return fmt.Errorf("commands: count %q", args[0])
+			}
+			n = v
+		}
+		cmds := d.Rec.Commands(0, sched.MaxTime)
+		for _, c := range cmds[max(0, len(cmds)-n):] {
+			fmt.Fprintln(x.Out, d.CommandLine(&c))
+		}
+	case "timeline", "tl":
+		span, cols := 200*sched.Microsecond, 100
+		if len(args) > 0 {
+			t, err := ParseDuration(args[0])
+			if err != nil {
+				return err
+			}
+			span = t
+		}
+		if len(args) > 1 {
+			v, err := strconv.Atoi(args[1])
+			if err != nil || v < 10 || v > 1000 {
+				return fmt.Errorf("timeline: columns %q (10-1000)", args[1])
+			}
+			cols = v
+		}
+		tl := NewTimeline(d.m.Now(), span)
+		tl.WriteText(x.Out, d.Rec, d.kind, cols)
+	case "measure":
+		if len(args) < 1 {
+			return errors.New("measure SIGNAL [AT]")
+		}
+		s, err := ParseSignal(args[0])
+		if err != nil {
+			return err
+		}
+		at := d.Rec.Oldest()
+		if len(args) > 1 {
+			if at, err = ParseDuration(args[1]); err != nil {
+				return err
+			}
+		}
+		if x.tl == nil {
+			x.tl = NewTimeline(d.m.Now(), 100*sched.Microsecond)
+		}
+		dt, err := x.tl.CursorsOnConsecutive(d.Rec, s, at)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(x.Out, "A %s  B %s  B-A %s\n", FormatTime(x.tl.A), FormatTime(x.tl.B), FormatDuration(dt))
+	case "type":
+		if x.ConsoleIn == nil {
+			return errors.New("no console")
+		}
+		text := strings.TrimSpace(line[len(f[0]):])
+		text = strings.NewReplacer(`\r`, "\r", `\n`, "\n", `\\`, `\`).Replace(text)
+		x.ConsoleIn([]byte(text))
+	case "console":
+		if x.ConsoleOut == nil {
+			return errors.New("no console")
+		}
+		fmt.Fprintf(x.Out, "%s\n", strings.ReplaceAll(string(x.ConsoleOut()), "\r", ""))
+	default:
+		return fmt.Errorf("unknown command %q (help lists them)", f[0])
+	}
+	return nil
+}
+
+func (x *Text) step(f func() (*Stop, error)) error {
+	st, err := f()
+	if err != nil {
+		return err
+	}
+	x.report(st)
+	return nil
+}
+
+// report prints a stop: for a phase stop, the phase that ended first.
+func (x *Text) report(st *Stop) {
+	if st == nil {
+		return
+	}
+	if st.Ended != nil && st.Ended.End != 0 {
+		fmt.Fprintln(x.Out, x.D.SegmentLine(st.Ended))
+	}
+	fmt.Fprintf(x.Out, "%14s  %s   [pc %s]\n", FormatTime(st.T), st.Text, x.D.Syms.Label(x.D.PC()))
+}
+
+func (x *Text) showNext() {
+	for _, l := range x.D.Disassemble(x.D.PC(), 1) {
+		fmt.Fprintln(x.Out, l)
+	}
+}
+
+func (x *Text) dump(addr uint16, n int) {
+	for i := 0; i < n; i += 16 {
+		var hex, asc strings.Builder
+		for j := 0; j < 16 && i+j < n; j++ {
+			v := x.D.m.Peek(addr + uint16(i+j))
+			fmt.Fprintf(&hex, "%02X ", v)
+			if v >= 0x20 && v < 0x7F {
+				asc.WriteByte(v)
+			} else {
+				asc.WriteByte('.')
+			}
+		}
+		fmt.Fprintf(x.Out, "%04X  %-48s %s\n", addr+uint16(i), hex.String(), asc.String())
+	}
+}
+
+func (x *Text) breakCmd(args []string) error {
+	d := x.D
+	if len(args) == 0 {
+		return errors.New("break ADDR [if EXPR] | in|out PORT [VALUE] | phase NAME | cdb OPCODE [target ID] | select [ID] | reposition | lost")
+	}
+	var bp *Breakpoint
+	switch strings.ToLower(args[0]) {
+	case "in", "out":
+		if len(args) < 2 {
+			return fmt.Errorf("break %s PORT [VALUE]", args[0])
+		}
+		port, err := parseByte(args[1])
+		if err != nil {
+			return err
+		}
+		val := -1
+		if len(args) > 2 {
+			v, err := parseByte(args[2])
+			if err != nil {
+				return err
+			}
+			val = int(v)
+		}
+		bp = d.BreakIOPort(port, strings.EqualFold(args[0], "out"), val)
+	case "phase":
+		if len(args) < 2 {
+			return errors.New("break phase NAME")
+		}
+		p, err := ParsePhase(args[1])
+		if err != nil {
+			return err
+		}
+		bp = d.BreakOnPhase(p)
+	case "cdb":
+		if len(args) < 2 {
+			return errors.New("break cdb OPCODE [target ID]")
+		}
+		op := -1
+		if args[1] != "any" {
+			v, err := parseByte(args[1])
+			if err != nil {
+				return err
+			}
+			op = int(v)
+		}
+		target := -1
+		if len(args) > 3 && strings.EqualFold(args[2], "target") {
+			v, err := strconv.Atoi(args[3])
+			if err != nil || v < 0 || v > 7 {
+				return fmt.Errorf("target %q: want 0-7", args[3])
+			}
+			target = v
+		}
+		bp = d.BreakOnCDB(op, target)
+	case "select":
+		target := -1
+		if len(args) > 1 {
+			v, err := strconv.Atoi(args[1])
+			if err != nil || v < 0 || v > 7 {
+				return fmt.Errorf("select %q: want a target ID 0-7", args[1])
+			}
+			target = v
+		}
+		bp = d.BreakOnSelect(target)
+	case "reposition":
+		if x.Repositions == nil {
+			return errors.New("break reposition: no tape drive on this machine")
+		}
+		bp = d.BreakOnCounter("tape reposition", x.Repositions)
+	case "lost":
+		bp = d.BreakOnLost()
+	default:
+		addr, err := d.Syms.Address(args[0])
+		if err != nil {
+			return err
+		}
+		cond := ""
+		if len(args) > 1 {
+			if !strings.EqualFold(args[1], "if") || len(args) < 3 {
+				return errors.New("break ADDR [if EXPR]")
+			}
+			cond = strings.Join(args[2:], " ")
+		}
+		if bp, err = d.BreakExecAt(addr, cond); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(x.Out, "breakpoint %s\n", bp)
+	return nil
+}
+
+// CommandLine renders a decoded command.
+func (d *Debugger) CommandLine(c *Command) string {
+	s := fmt.Sprintf("%14s  target %d  %s", FormatTime(c.Start), c.Target, DecodeCDB(c.Bytes(), d.kind(c.Target)))
+	if c.DataIn > 0 {
+		s += fmt.Sprintf(", DATA IN %d bytes", c.DataIn)
+	}
+	if c.DataOut > 0 {
+		s += fmt.Sprintf(", DATA OUT %d bytes", c.DataOut)
+	}
+	if c.Status >= 0 {
+		s += ", " + StatusName(c.Status)
+	}
+	if c.End != 0 {
+		s += "  (" + FormatDuration(c.End-c.Start) + ")"
+	}
+	return s
+}
+
+// Run reads commands from r until EOF or quit. Errors of single commands
+// are printed and the session goes on, unless stopOnError (scripts): then
+// the error is returned with its line number.
+func (x *Text) Run(r io.Reader, prompt string, stopOnError bool) error {
+	sc := bufio.NewScanner(r)
+	for ln := 1; ; ln++ {
+		if prompt != "" {
+			fmt.Fprint(x.Out, prompt)
+		}
+		if !sc.Scan() {
+			return sc.Err()
+		}
+		err := x.Exec(sc.Text())
+		if errors.Is(err, ErrQuit) {
+			return nil
+		}
+		if err != nil {
+			if stopOnError {
+				return fmt.Errorf("line %d: %w", ln, err)
+			}
+			fmt.Fprintln(x.Out, "error:", err)
+		}
+	}
+}
+
+func parseByte(s string) (uint8, error) {
+	v, err := (&Symbols{}).Address(s)
+	if err != nil || v > 0xFF {
+		return 0, fmt.Errorf("%q: want a byte in hexadecimal (28, 28h, 0x28)", s)
+	}
+	return uint8(v), nil
+}
+
+// ParsePhase reads a phase name (COMMAND, DATAIN or "DATA IN", ...).
+func ParsePhase(s string) (scsi.Phase, error) {
+	u := strings.ToUpper(strings.NewReplacer(" ", "", "_", "", "-", "").Replace(s))
+	for p := scsi.DataOut; p <= scsi.Selection; p++ {
+		if strings.ReplaceAll(p.String(), " ", "") == u {
+			return p, nil
+		}
+	}
+	switch u {
+	case "MSGIN":
+		return scsi.MsgIn, nil
+	case "MSGOUT":
+		return scsi.MsgOut, nil
+	}
+	return 0, fmt.Errorf("unknown phase %q", s)
+}
+
+// ParseSignal reads a signal name (BSY, REQ, ACK, DRQ, ...).
+func ParseSignal(s string) (Signal, error) {
+	u := strings.ToUpper(s)
+	for i := 0; i < 32; i++ {
+		if sig := Signal(1) << i; sig.Name() == u {
+			return sig, nil
+		}
+	}
+	switch u {
+	case "CD":
+		return Signal(scsi.CD), nil
+	case "IO":
+		return Signal(scsi.IO), nil
+	}
+	return 0, fmt.Errorf("unknown signal %q", s)
+}
+
+// ParseDuration reads simulated time: 250ns, 15us, 10ms, 2s, or a bare
+// number of microseconds.
+func ParseDuration(s string) (sched.Time, error) {
+	units := []struct {
+		suf string
+		u   sched.Time
+	}{{"ns", sched.Nanosecond}, {"us", sched.Microsecond}, {"ms", sched.Millisecond}, {"s", sched.Second}}
+	for _, u := range units {
+		if strings.HasSuffix(s, u.suf) {
+			v, err := strconv.ParseFloat(strings.TrimSuffix(s, u.suf), 64)
+			if err != nil || v < 0 {
+				return 0, fmt.Errorf("duration %q: want e.g. 250ns, 15us, 10ms, 2s", s)
+			}
+			return sched.Time(v * float64(u.u)), nil
+		}
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || v < 0 {
+		return 0, fmt.Errorf("duration %q: want e.g. 250ns, 15us, 10ms, 2s", s)
+	}
+	return sched.Time(v * float64(sched.Microsecond)), nil
+}

@@ -1,0 +1,85 @@
+package debugger
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// golden compares got with testdata/name, or rewrites it with -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		require.NoError(t, os.WriteFile(path, got, 0o644))
+		return
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "run with -update to create %s", path)
+	assert.Equal(t, string(want), string(got))
+}
+
+// textRig is the rig with the text front-end on it.
+func textRig(t *testing.T) (*rig, *Text, *bytes.Buffer) {
+	r := newRig(t, true)
+	var out bytes.Buffer
+	seen := 0
+	x := &Text{D: r.d, Out: &out, Chip: r.chip, Echo: true,
+		ConsoleIn: r.b.ConsoleInput,
+		ConsoleOut: func() []byte {
+			p := r.tr.Bytes()[seen:]
+			seen = r.tr.Len()
+			return p
+		}}
+	return r, x, &out
+}
+
+// The scripted session of the acceptance test, through the text
+// front-end: the reported sequence is selection, COMMAND with the decoded
+// READ(6), DATA IN 512 bytes, STATUS GOOD, MESSAGE IN COMMAND COMPLETE,
+// bus free, each with its simulated time.
+func TestTextSessionGolden(t *testing.T) {
+	_, x, out := textRig(t)
+	script, err := os.ReadFile("testdata/session.dbg")
+	require.NoError(t, err)
+	require.NoError(t, x.Run(bytes.NewReader(script), "", true))
+	got := out.String()
+	for _, want := range []string{
+		"SELECTION    arbitration/selection of target 0",
+		"COMMAND      READ(6) LUN 0 LBA 0 blocks 1",
+		"DATA IN      512 bytes",
+		"STATUS       GOOD (00h)",
+		"MESSAGE IN   COMMAND COMPLETE (00h)",
+		"BUS FREE entered",
+		"Boot SCSI target 0",
+	} {
+		assert.Contains(t, got, want)
+	}
+	golden(t, "session.txt", out.Bytes())
+}
+
+func TestTextErrors(t *testing.T) {
+	_, x, out := textRig(t)
+	for _, line := range []string{
+		"frobnicate", "break nosuchlabel", "break 100 if (A", "break in 123", "break phase NOPE",
+		"mem", "continue 5parsecs", "delete 9", "break reposition", "measure FOO",
+	} {
+		assert.Error(t, x.Exec(line), line)
+	}
+	assert.ErrorIs(t, x.Exec("quit"), ErrQuit)
+	err := x.Run(strings.NewReader("regs\nbogus\nregs\n"), "", true)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "line 2")
+	out.Reset()
+	require.NoError(t, x.Run(strings.NewReader("bogus\nregs\n"), "", false))
+	assert.Contains(t, out.String(), "error: unknown command")
+	assert.Contains(t, out.String(), "PC=")
+}
