@@ -14,7 +14,7 @@ import (
 	"github.com/lbplus/lbplus/scsi"
 )
 
-// rig is the monitor ROM with an ACB-4000 (ST-125, 3:1) at SCSI ID 0, and
+// rig is the boot ROM (which reads block 0 of target 0 by itself) with an ACB-4000 (ST-125, 3:1) at SCSI ID 0, and
 // optionally the debugger attached.
 type rig struct {
 	b    *emu.Board
@@ -50,11 +50,4 @@ func newRig(t testing.TB, withDebugger bool) *rig {
 		Attach(r.d, r.b, chip, bus)
 	}
 	return r
-}
-
-// prompt runs the board to the monitor's first prompt.
-func (r *rig) prompt(t testing.TB) {
-	t.Helper()
-	ty := &console.Typist{B: r.b, T: r.tr}
-	require.NoError(t, ty.WaitFor("> "))
 }

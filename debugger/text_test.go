@@ -59,7 +59,7 @@ func TestTextSessionGolden(t *testing.T) {
 		"STATUS       GOOD (00h)",
 		"MESSAGE IN   COMMAND COMPLETE (00h)",
 		"BUS FREE entered",
-		"Boot SCSI target 0",
+		"No boot disk",
 	} {
 		assert.Contains(t, got, want)
 	}
