@@ -60,12 +60,52 @@ type Controller struct {
 	buf   [bufferSize]byte
 	x     *xfer // the data transfer in progress, nil when none
 
-	pending map[*sched.Event]struct{}
+	// The command in progress, as values, so that every pending step can
+	// be saved: the decoded CDB, the status to send, the bytes of a short
+	// transfer (sense, mode, buffer) and what follows it, FORMAT's
+	// arguments.
+	cmd    command
+	events events
 
-	// Trace, if set, receives every sector the formatter reads or writes.
-	Trace func(SectorEvent)
+	sectorObs []sectorObserver
+	nextObs   int
+
 	// Stats counts what the controller did.
 	Stats Stats
+}
+
+// command is the state of the command in progress outside READ and WRITE.
+type command struct {
+	lun    int
+	cdb    []byte
+	status byte
+	out    []byte // sendBytes: the bytes to send
+	in     []byte // receiveBytes: the bytes received so far
+	inN    int    // receiveBytes: how many to take
+	inThen uint8  // receiveBytes: thenBuffer or thenModeSelect
+	fmtIL  int    // FORMAT UNIT interleave
+	fill   byte   // FORMAT UNIT fill byte
+}
+
+// What follows receiveBytes.
+const (
+	thenBuffer     = 1 // WRITE BUFFER: into the buffer, GOOD
+	thenModeSelect = 2 // MODE SELECT: apply to cmd.lun's drive
+)
+
+// Continuations of the controller's bytes on the bus (scsi.Cont.Op).
+const (
+	kSend     = 1 // sendBytes: Arg = index of the byte sent
+	kReceive  = 2 // receiveBytes
+	kHostSend = 3 // READ: Arg = index in the half of the byte sent
+	kHostRecv = 4 // WRITE: Arg = index in the half of the byte received
+)
+
+// events are the controller's own steps: each is owned and named, so a
+// pending one can be saved (sched.State).
+type events struct {
+	decode, status, seek, noID, sector, format sched.Event
+	ecc                                        [2]sched.Event // per buffer half
 }
 
 // Stats counts controller activity for tests and reports.
@@ -93,7 +133,7 @@ type drive struct {
 // New returns a controller with disk d0 on LUN 0 and, if not nil, d1 on
 // LUN 1. A LUN without a disk answers NOT READY.
 func New(p Params, d0, d1 *Disk) *Controller {
-	c := &Controller{p: p, pending: map[*sched.Event]struct{}{}}
+	c := &Controller{p: p}
 	for i, d := range []*Disk{d0, d1} {
 		if d == nil {
 			continue
@@ -132,39 +172,68 @@ func (c *Controller) Timing() scsi.Timing {
 // Revolution returns one platter revolution.
 func (c *Controller) Revolution() sched.Time { return newSpindle(c.p, ST125.Sectors).revolution() }
 
-// after schedules fn d from now and remembers the event so Reset can cancel
-// it.
-func (c *Controller) after(d sched.Time, name string, fn func(now sched.Time)) {
-	var e *sched.Event
-	e = c.s.After(d, "acb4000 "+name, func(now sched.Time) {
-		delete(c.pending, e)
-		fn(now)
-	})
-	c.pending[e] = struct{}{}
+// Attach connects the controller to bus as SCSI ID id; name labels its
+// events and must be unique on the machine (save states find events by
+// name).
+func Attach(bus *scsi.Bus, id int, name string, p Params, d0, d1 *Disk) (*Controller, *scsi.Target) {
+	c := New(p, d0, d1)
+	t := scsi.NewTarget(bus, id, name, c, c.Timing())
+	c.bind(t)
+	return c, t
 }
+
+// bind takes the target engine the controller serves and sets up its own
+// events, named after the target. A controller attached with
+// scsi.NewTarget directly is bound at its first command.
+func (c *Controller) bind(t *scsi.Target) {
+	if c.t == t && c.s != nil {
+		return
+	}
+	c.t, c.s = t, t.Sched()
+	n := t.Name() + " "
+	ev := &c.events
+	ev.decode.Init(n+"decode", func(now sched.Time) { c.execute(now) })
+	ev.status.Init(n+"status", c.sendStatus)
+	ev.seek.Init(n+"seek complete", func(sched.Time) { c.good() })
+	ev.noID.Init(n+"no ID", c.noIDFound)
+	ev.sector.Init(n+"sector", c.sectorDone)
+	ev.format.Init(n+"format done", c.formatDone)
+	ev.ecc[0].Init(n+"ECC checked 0", func(now sched.Time) { c.eccChecked(now, 0) })
+	ev.ecc[1].Init(n+"ECC checked 1", func(now sched.Time) { c.eccChecked(now, 1) })
+	c.s.Own(c.ownEvents()...)
+}
+
+func (c *Controller) ownEvents() []*sched.Event {
+	ev := &c.events
+	return []*sched.Event{&ev.decode, &ev.status, &ev.seek, &ev.noID, &ev.sector, &ev.format, &ev.ecc[0], &ev.ecc[1]}
+}
+
+// after schedules the controller's own event e d from now.
+func (c *Controller) after(e *sched.Event, d sched.Time) { c.s.ScheduleAfter(e, d) }
 
 // Reset implements scsi.Device: bus RST aborts the command. Sectors already
 // written stay written; the heads stay where they are.
 func (c *Controller) Reset() {
-	for e := range c.pending {
-		c.s.Cancel(e)
+	if c.s != nil {
+		for _, e := range c.ownEvents() {
+			c.s.Cancel(e)
+		}
 	}
-	clear(c.pending)
 	c.x = nil
-	c.t = nil
+	c.cmd = command{}
 	c.sense = sense{}
 }
 
 // Command implements scsi.Device.
 func (c *Controller) Command(t *scsi.Target, cdb []byte) {
-	c.t, c.s = t, t.Sched()
+	c.bind(t)
 	c.Stats.Commands++
-	cdb = append([]byte(nil), cdb...)
-	lun := t.LUN(cdb)
-	c.after(c.p.CommandOverhead, "decode", func(now sched.Time) { c.execute(now, lun, cdb) })
+	c.cmd = command{lun: t.LUN(cdb), cdb: append([]byte(nil), cdb...)}
+	c.after(&c.events.decode, c.p.CommandOverhead)
 }
 
-func (c *Controller) execute(now sched.Time, lun int, cdb []byte) {
+func (c *Controller) execute(now sched.Time) {
+	lun, cdb := c.cmd.lun, c.cmd.cdb
 	op := cdb[0]
 	if op == OpRequestSense {
 		c.requestSense(cdb)
@@ -181,7 +250,7 @@ func (c *Controller) execute(now sched.Time, lun int, cdb []byte) {
 		c.receiveBuffer()
 		return
 	case OpReadBuffer:
-		c.sendBytes(c.buf[:], c.good)
+		c.sendBytes(c.buf[:])
 		return
 	default:
 		c.check(sense{code: SenseInvalidCommand, lun: lun})
@@ -198,14 +267,14 @@ func (c *Controller) execute(now sched.Time, lun int, cdb []byte) {
 	case OpTestUnitReady:
 		c.good()
 	case OpRezeroUnit:
-		c.seekTo(now, d, 0, c.good)
+		c.seekTo(now, d, 0)
 	case OpSeek:
 		if lba >= d.geom.Blocks() {
 			c.check(sense{code: SenseIllegalBlock, valid: true, lun: lun, lba: lba})
 			return
 		}
 		cyl, _, _ := d.geom.CHS(lba)
-		c.seekTo(now, d, cyl, c.good)
+		c.seekTo(now, d, cyl)
 	case OpRead, OpWrite:
 		if count == 0 {
 			count = 256
@@ -223,10 +292,10 @@ func (c *Controller) execute(now sched.Time, lun int, cdb []byte) {
 	case OpFormatUnit:
 		c.formatUnit(now, lun, d, cdb)
 	case OpModeSelect:
-		c.modeSelect(lun, d, int(cdb[4]))
+		c.modeSelect(int(cdb[4]))
 	case OpModeSense:
 		n := min(int(cdb[4]), modeLength)
-		c.sendBytes(d.mode[:n], c.good)
+		c.sendBytes(d.mode[:n])
 	}
 }
 
@@ -241,12 +310,13 @@ func (c *Controller) check(s sense) {
 
 // finish ends the command after the firmware's wrap-up.
 func (c *Controller) finish(status byte) {
-	c.after(c.p.StatusOverhead, "status", func(sched.Time) {
-		c.x = nil
-		if c.t != nil {
-			c.t.Complete(status)
-		}
-	})
+	c.cmd.status = status
+	c.after(&c.events.status, c.p.StatusOverhead)
+}
+
+func (c *Controller) sendStatus(sched.Time) {
+	c.x = nil
+	c.t.Complete(c.cmd.status)
 }
 
 // requestSense returns the 4-byte sense for any LUN (an initiator must be
@@ -259,46 +329,65 @@ func (c *Controller) requestSense(cdb []byte) {
 	}
 	b := c.sense.bytes()
 	c.sense = sense{}
-	c.sendBytes(b[:n], c.good)
+	c.sendBytes(b[:n])
 }
 
-// sendBytes sends data in DATA IN one byte at a time, then calls next.
-func (c *Controller) sendBytes(data []byte, next func()) {
-	data = append([]byte(nil), data...)
-	var step func(i int)
-	step = func(i int) {
-		if i == len(data) {
-			next()
+// sendBytes sends data (a copy is kept) as DATA IN, then GOOD.
+func (c *Controller) sendBytes(data []byte) {
+	c.cmd.out = append([]byte(nil), data...)
+	if len(c.cmd.out) == 0 {
+		c.good()
+		return
+	}
+	c.t.SendK(scsi.DataIn, c.cmd.out[0], scsi.Cont{Op: kSend})
+}
+
+// receiveBytes takes n DATA OUT bytes, then goes on as then says.
+func (c *Controller) receiveBytes(n int, then uint8) {
+	c.cmd.in, c.cmd.inN, c.cmd.inThen = make([]byte, 0, n), n, then
+	c.t.ReceiveK(scsi.DataOut, scsi.Cont{Op: kReceive})
+}
+
+// Continue implements scsi.Continuer: the next step after a byte.
+func (c *Controller) Continue(_ *scsi.Target, now sched.Time, k scsi.Cont, b byte) {
+	switch k.Op {
+	case kSend:
+		if i := k.Arg + 1; i < len(c.cmd.out) {
+			c.t.SendK(scsi.DataIn, c.cmd.out[i], scsi.Cont{Op: kSend, Arg: i})
 			return
 		}
-		c.t.SendByte(data[i], func(sched.Time) { step(i + 1) })
-	}
-	step(0)
-}
-
-// receiveBytes takes n bytes in DATA OUT, then calls next with them.
-func (c *Controller) receiveBytes(n int, next func(data []byte)) {
-	data := make([]byte, 0, n)
-	var step func()
-	step = func() {
-		if len(data) == n {
-			next(data)
+		c.good()
+	case kReceive:
+		c.cmd.in = append(c.cmd.in, b)
+		if len(c.cmd.in) < c.cmd.inN {
+			c.t.ReceiveK(scsi.DataOut, scsi.Cont{Op: kReceive})
 			return
 		}
-		c.t.ReceiveByte(func(_ sched.Time, b byte) {
-			data = append(data, b)
-			step()
-		})
+		c.received()
+	case kHostSend:
+		c.hostSent(now, k.Arg)
+	case kHostRecv:
+		c.hostReceived(now, k.Arg, b)
 	}
-	step()
 }
 
-func (c *Controller) receiveBuffer() {
-	c.receiveBytes(bufferSize, func(data []byte) {
+// received ends a receiveBytes.
+func (c *Controller) received() {
+	data := c.cmd.in
+	switch c.cmd.inThen {
+	case thenBuffer:
 		copy(c.buf[:], data)
 		c.good()
-	})
+	case thenModeSelect:
+		if err := c.drives[c.cmd.lun].applyMode(data); err != nil {
+			c.check(sense{code: SenseBadArgument, lun: c.cmd.lun})
+			return
+		}
+		c.good()
+	}
 }
+
+func (c *Controller) receiveBuffer() { c.receiveBytes(bufferSize, thenBuffer) }
 
 // moveTo starts positioning d's heads over (cyl, head) at from and
 // returns when they are ready, never before from. A cylinder change seeks
@@ -321,9 +410,10 @@ func (c *Controller) moveTo(d *drive, cyl, head int, from sched.Time) sched.Time
 	return d.readyAt
 }
 
-func (c *Controller) seekTo(now sched.Time, d *drive, cyl int, next func()) {
+// seekTo moves d's heads to cyl and answers GOOD when they are there.
+func (c *Controller) seekTo(now sched.Time, d *drive, cyl int) {
 	ready := c.moveTo(d, cyl, d.head, now)
-	c.after(max(ready-now, 0), "seek complete", func(sched.Time) { next() })
+	c.after(&c.events.seek, max(ready-now, 0))
 }
 
 // defaultMode is what MODE SENSE returns before any MODE SELECT: the
@@ -349,18 +439,12 @@ func defaultMode(g Geometry) [modeLength]byte {
 // modeSelect takes the drive parameter list. The physical drive is fixed
 // by the image; parameters are checked against it, stored for MODE SENSE,
 // and the step code chooses buffered or unbuffered seeks [A].
-func (c *Controller) modeSelect(lun int, d *drive, n int) {
+func (c *Controller) modeSelect(n int) {
 	if n == 0 {
 		c.good()
 		return
 	}
-	c.receiveBytes(n, func(data []byte) {
-		if err := d.applyMode(data); err != nil {
-			c.check(sense{code: SenseBadArgument, lun: lun})
-			return
-		}
-		c.good()
-	})
+	c.receiveBytes(n, thenModeSelect)
 }
 
 func (d *drive) applyMode(data []byte) error {
@@ -419,12 +503,19 @@ func (c *Controller) formatUnit(now sched.Time, lun int, d *drive, cdb []byte) {
 	done := start + sched.Time(tracks*c.p.FormatTrackRevolutions)*rev +
 		sched.Time(d.geom.Cylinders-1)*d.seek.time(1)
 	d.cyl, d.head, d.readyAt = d.geom.Cylinders-1, d.geom.Heads-1, done
-	c.after(done-now, "format done", func(sched.Time) {
-		if err := d.disk.format(il, fill); err != nil {
-			c.check(sense{code: SenseWriteFault, lun: lun})
-			return
-		}
-		d.setLayout()
-		c.good()
-	})
+	c.cmd.fmtIL, c.cmd.fill = il, fill
+	c.after(&c.events.format, done-now)
+}
+
+// formatDone writes the new format into the image when the last track is
+// done.
+func (c *Controller) formatDone(sched.Time) {
+	lun := c.cmd.lun
+	d := c.drives[lun]
+	if err := d.disk.format(c.cmd.fmtIL, c.cmd.fill); err != nil {
+		c.check(sense{code: SenseWriteFault, lun: lun})
+		return
+	}
+	d.setLayout()
+	c.good()
 }

@@ -43,7 +43,9 @@ func runReads(t testing.TB, disk *Disk, p Params, h benchHost, lba, reads, count
 	s := sched.New()
 	bus := scsi.NewBus(s)
 	c := New(p, disk, nil)
-	c.Trace = trace
+	if trace != nil {
+		c.ObserveSectors(trace)
+	}
 	scsi.NewTarget(bus, 0, "acb4000", c, c.Timing())
 	in := newInitiator(bus)
 	in.PerByte, in.CmdByte = h.perByte, h.cmdByte

@@ -47,7 +47,7 @@ func TestSequentialReadIsDiskPaced(t *testing.T) {
 func TestRereadWaitsOneRevolution(t *testing.T) {
 	r := newRig(t, rigOpts{interleave: 3})
 	var ids []sched.Time
-	r.c.Trace = func(e SectorEvent) { ids = append(ids, e.IDAt) }
+	r.c.ObserveSectors(func(e SectorEvent) { ids = append(ids, e.IDAt) })
 	for range 2 {
 		st, _ := r.run(t, rw(OpRead, 0, 9, 1), nil)
 		require.Equal(t, 0, st)
@@ -93,7 +93,7 @@ func TestSequentialWriteIsDiskPaced(t *testing.T) {
 		r := newRig(t, rigOpts{interleave: il})
 		r.h.PerByte, r.h.CmdByte = 700*sched.Nanosecond, sched.Microsecond
 		var ev []SectorEvent
-		r.c.Trace = func(e SectorEvent) { ev = append(ev, e) }
+		r.c.ObserveSectors(func(e SectorEvent) { ev = append(ev, e) })
 		st, _ := r.run(t, rw(OpWrite, 0, 0, 34), make([]byte, 34*512))
 		require.Equal(t, 0, st)
 		require.Len(t, ev, 34)

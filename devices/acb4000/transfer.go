@@ -2,6 +2,7 @@ package acb4000
 
 import (
 	"github.com/lbplus/lbplus/sched"
+	"github.com/lbplus/lbplus/scsi"
 )
 
 // The data path of READ and WRITE. Two independent sides meet at the 1 KB
@@ -48,6 +49,13 @@ type xfer struct {
 	fwFree     sched.Time // firmware free to set up the next sector
 	fmtFree    sched.Time // formatter free (previous data field ended)
 	failed     bool
+
+	// The sector under the formatter (its event is pending while
+	// diskBusy) and the half the SCSI side is filling or draining (while
+	// hostBusy): values, so that a transfer can be saved.
+	secHalf, secLBA int
+	secIDAt         sched.Time
+	hostHalf        int
 }
 
 func (c *Controller) startTransfer(now sched.Time, lun int, d *drive, write bool, lba, count int) {
@@ -68,9 +76,12 @@ func (c *Controller) noID(now sched.Time, x *xfer) {
 	ready := c.moveTo(x.d, cyl, head, now)
 	// The drive may have been ready long ago (idle since its last seek).
 	wait := max(ready-now, 0) + c.p.ArmLatency + sched.Time(c.p.NoIDRevolutions)*rev
-	c.after(wait, "no ID", func(sched.Time) {
-		c.check(sense{code: SenseNoIDAddressMark, valid: true, lun: x.lun, lba: x.lba})
-	})
+	c.after(&c.events.noID, wait)
+}
+
+func (c *Controller) noIDFound(sched.Time) {
+	x := c.x
+	c.check(sense{code: SenseNoIDAddressMark, valid: true, lun: x.lun, lba: x.lba})
 }
 
 // findHalf returns the index of a half in state st holding sector (any
@@ -120,20 +131,26 @@ func (c *Controller) diskStep(now sched.Time, x *xfer) {
 		hf.sector = x.disk
 	}
 	x.diskBusy = true
-	if c.Trace != nil {
+	if len(c.sectorObs) != 0 {
 		rev := d.spin.revolution()
 		// Would the slot have been taken had the half been ready at once?
 		early := max(x.fwFree+c.p.ArmLatency, x.fmtFree+c.p.ChainLatency, d.readyAt, now)
 		earlyID := d.spin.boundary(d.spin.nextSlot(slot, early))
-		c.Trace(SectorEvent{LUN: x.lun, LBA: lba, Write: x.write, Slot: slot, ArmedAt: armAt, IDAt: idAt,
+		c.notifySector(SectorEvent{LUN: x.lun, LBA: lba, Write: x.write, Slot: slot, ArmedAt: armAt, IDAt: idAt,
 			DataEnd: end, BufferReady: hf.at, HeadReady: d.readyAt,
 			Revolutions: float64(idAt-armAt) / float64(rev), MissedByHalf: earlyID < idAt})
 	}
-	c.after(end-now, "sector", func(now sched.Time) { c.sectorDone(now, x, h, lba, idAt) })
+	x.secHalf, x.secLBA, x.secIDAt = h, lba, idAt
+	c.after(&c.events.sector, end-now)
 }
 
 // sectorDone: the formatter has passed the data field's last ECC byte.
-func (c *Controller) sectorDone(now sched.Time, x *xfer, h int, lba int, idAt sched.Time) {
+func (c *Controller) sectorDone(now sched.Time) {
+	x := c.x
+	if x == nil {
+		return
+	}
+	h, lba, idAt := x.secHalf, x.secLBA, x.secIDAt
 	hf := &x.halves[h]
 	buf := c.buf[h*halfSize : (h+1)*halfSize]
 	x.diskBusy = false
@@ -169,10 +186,17 @@ func (c *Controller) sectorDone(now sched.Time, x *xfer, h int, lba int, idAt sc
 		return
 	}
 	c.diskStep(now, x)
-	c.after(c.p.ECCCheck, "ECC checked", func(now sched.Time) {
-		hf.state, hf.at = halfFull, now
-		c.hostStep(now, x)
-	})
+	c.after(&c.events.ecc[h], c.p.ECCCheck)
+}
+
+// eccChecked hands a read sector in half h to the SCSI side.
+func (c *Controller) eccChecked(now sched.Time, h int) {
+	x := c.x
+	if x == nil {
+		return
+	}
+	x.halves[h].state, x.halves[h].at = halfFull, now
+	c.hostStep(now, x)
 }
 
 // hostStep starts moving the next half over the SCSI bus if it can.
@@ -192,49 +216,52 @@ func (c *Controller) hostStep(now sched.Time, x *xfer) {
 	hf := &x.halves[h]
 	hf.state = halfBusy
 	x.hostBusy = true
-	buf := c.buf[h*halfSize : (h+1)*halfSize]
+	x.hostHalf = h
 	if x.write {
 		hf.sector = x.host
-		// One callback per sector, not per byte: the byte path is hot.
-		i := 0
-		var recv func(now sched.Time, b byte)
-		recv = func(now sched.Time, b byte) {
-			if c.x != x {
-				return
-			}
-			buf[i] = b
-			if i++; i < halfSize {
-				c.t.ReceiveByte(recv)
-				return
-			}
-			hf.state, hf.at = halfFull, now
-			x.hostBusy = false
-			x.host++
-			c.diskStep(now, x)
-			c.hostStep(now, x)
-		}
-		c.t.ReceiveByte(recv)
+		c.t.ReceiveK(scsi.DataOut, scsi.Cont{Op: kHostRecv})
 		return
 	}
-	i := 0
-	var sent func(now sched.Time)
-	sent = func(now sched.Time) {
-		if c.x != x {
-			return
-		}
-		if i++; i < halfSize {
-			c.t.SendByte(buf[i], sent)
-			return
-		}
-		hf.state, hf.at = halfFree, now
-		x.hostBusy = false
-		x.host++
-		if x.host == x.count {
-			c.good()
-			return
-		}
-		c.diskStep(now, x)
-		c.hostStep(now, x)
+	c.t.SendK(scsi.DataIn, c.buf[h*halfSize], scsi.Cont{Op: kHostSend})
+}
+
+// hostReceived stores byte i of the half being filled by WRITE.
+func (c *Controller) hostReceived(now sched.Time, i int, b byte) {
+	x := c.x
+	if x == nil {
+		return
 	}
-	c.t.SendByte(buf[0], sent)
+	h := x.hostHalf
+	c.buf[h*halfSize+i] = b
+	if i++; i < halfSize {
+		c.t.ReceiveK(scsi.DataOut, scsi.Cont{Op: kHostRecv, Arg: i})
+		return
+	}
+	x.halves[h].state, x.halves[h].at = halfFull, now
+	x.hostBusy = false
+	x.host++
+	c.diskStep(now, x)
+	c.hostStep(now, x)
+}
+
+// hostSent goes on after byte i of the half being drained by READ.
+func (c *Controller) hostSent(now sched.Time, i int) {
+	x := c.x
+	if x == nil {
+		return
+	}
+	h := x.hostHalf
+	if i++; i < halfSize {
+		c.t.SendK(scsi.DataIn, c.buf[h*halfSize+i], scsi.Cont{Op: kHostSend, Arg: i})
+		return
+	}
+	x.halves[h].state, x.halves[h].at = halfFree, now
+	x.hostBusy = false
+	x.host++
+	if x.host == x.count {
+		c.good()
+		return
+	}
+	c.diskStep(now, x)
+	c.hostStep(now, x)
 }

@@ -92,7 +92,7 @@ func Run(prog *Program, disk *acb4000.Disk, dp acb4000.Params, p Params, waitOnD
 		}
 		last = lines
 	})
-	ctl.Trace = func(e acb4000.SectorEvent) { res.Sectors = append(res.Sectors, e) }
+	ctl.ObserveSectors(func(e acb4000.SectorEvent) { res.Sectors = append(res.Sectors, e) })
 
 	b.LoadRAM(0, emu.Stub(0x0100))
 	b.LoadRAM(prog.Org, prog.Bytes)
