@@ -1,0 +1,73 @@
+package floppy
+
+import (
+	"slices"
+
+	"github.com/lbplus/lbplus/sched"
+)
+
+// Signal names a line or value observers are told about. The drive reports
+// the first group, the WD1772 the second (it uses the same type so one
+// tracer sees both).
+type Signal uint8
+
+const (
+	Index     Signal = iota // index hole under the sensor (1) or not (0)
+	Motor                   // spindle motor on
+	Step                    // a step pulse (v = new cylinder)
+	Direction               // 1 = in (towards higher cylinders)
+	Cylinder                // head cylinder after a step
+	Ready                   // READY output
+	Side                    // side select
+	MediaIn                 // disk inserted (1) or ejected (0)
+
+	DRQ   // WD1772 data request
+	INTRQ // WD1772 interrupt request
+	Busy  // WD1772 status bit 0
+	State // WD1772 internal state (v = a wd1772 state number)
+)
+
+var signalNames = [...]string{"INDEX", "MOTOR", "STEP", "DIRECTION", "CYLINDER", "READY", "SIDE", "MEDIA", "DRQ", "INTRQ", "BUSY", "STATE"}
+
+func (s Signal) String() string {
+	if int(s) < len(signalNames) {
+		return signalNames[s]
+	}
+	return "?"
+}
+
+// Observer is told of every change: who (a drive's or the FDC's name),
+// which signal, its new value.
+type Observer func(now sched.Time, who string, sig Signal, v int)
+
+// Observers is a list of observers that can leave again; empty, a change
+// costs one length check.
+type Observers struct {
+	list []observerEntry
+	next int
+}
+
+type observerEntry struct {
+	id int
+	fn Observer
+}
+
+// Add adds o and returns a function that removes it.
+func (l *Observers) Add(o Observer) (remove func()) {
+	l.next++
+	id := l.next
+	l.list = append(l.list, observerEntry{id, o})
+	return func() {
+		l.list = slices.DeleteFunc(l.list, func(e observerEntry) bool { return e.id == id })
+	}
+}
+
+// Len is the number of observers.
+func (l *Observers) Len() int { return len(l.list) }
+
+// Emit tells every observer.
+func (l *Observers) Emit(now sched.Time, who string, sig Signal, v int) {
+	for _, e := range l.list {
+		e.fn(now, who, sig, v)
+	}
+}

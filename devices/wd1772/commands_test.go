@@ -1,0 +1,182 @@
+package wd1772
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/lbplus/lbplus/devices/fdimage"
+	"github.com/lbplus/lbplus/devices/floppy"
+	"github.com/lbplus/lbplus/sched"
+)
+
+// formatStream is what a formatting program writes with Write Track for
+// one MFM track: the WD1772 datasheet's layout with F5/F6/F7 codes.
+func formatStream(c, h byte, ids []byte, size int, fill byte) []byte {
+	var b []byte
+	rep := func(v byte, n int) {
+		for i := 0; i < n; i++ {
+			b = append(b, v)
+		}
+	}
+	rep(0x4E, 80)
+	rep(0x00, 12)
+	rep(0xF6, 3)
+	b = append(b, 0xFC)
+	rep(0x4E, 50)
+	n := byte(fdimage.SizeCode(size))
+	for _, r := range ids {
+		rep(0x00, 12)
+		rep(0xF5, 3)
+		b = append(b, 0xFE, c, h, r, n, 0xF7)
+		rep(0x4E, 22)
+		rep(0x00, 12)
+		rep(0xF5, 3)
+		b = append(b, 0xFB)
+		rep(fill, size)
+		b = append(b, 0xF7)
+		rep(0x4E, 24)
+	}
+	rep(0x4E, 1200) // gap 4b: more than the track takes
+	return b
+}
+
+// Write Track formats an unformatted track; every sector is then written
+// and read back, and Read Address sees the IDs in the written order at the
+// written positions.
+func TestFormatWriteReadBack(t *testing.T) {
+	disk := fdimage.NewDisk(40, 2) // unformatted
+	r := newRig(t, disk, false)
+	r.lag = 2 * us
+	ids := []byte{1, 6, 2, 7, 3, 8, 4, 9, 5, 10}
+	r.out = formatStream(0, 0, ids, 512, 0xE5)
+	r.cmd(0, 0xD0)    // motor on; writing starts at the next index
+	r.cmd(1*ms, 0xF8) // Write Track, h = 1
+	end, ok := r.waitIdle(sched.Second)
+	require.True(t, ok)
+	assert.Zero(t, r.f.Peek(RegStatus)&(StLostData|StProtect))
+	tr := disk.Track(0, 0)
+	require.Len(t, tr.Sectors, 10)
+	for i, s := range tr.Sectors {
+		assert.Equal(t, ids[i], s.R)
+		assert.EqualValues(t, 2, s.N)
+		assert.False(t, s.BadCRC || s.BadIDCRC, "sector %d", s.R)
+		assert.Equal(t, bytes.Repeat([]byte{0xE5}, 512), s.Data)
+	}
+	// Write then read every sector.
+	now := end
+	for r8 := byte(1); r8 <= 10; r8++ {
+		data := make([]byte, 512)
+		for k := range data {
+			data[k] = byte(k) + r8*3
+		}
+		r.out = append([]byte(nil), data...)
+		r.f.Write(RegSector, r8)
+		r.cmd(now, 0xA8)
+		now, ok = r.waitIdle(now + sched.Second)
+		require.True(t, ok)
+		require.Zero(t, r.f.Peek(RegStatus)&(StLostData|StRNF|StProtect), "write %d", r8)
+		r.got = nil
+		r.cmd(now, 0x88)
+		now, ok = r.waitIdle(now + sched.Second)
+		require.True(t, ok)
+		require.Zero(t, r.f.Peek(RegStatus)&(StLostData|StRNF|StCRC), "read %d", r8)
+		assert.Equal(t, data, r.got, "sector %d", r8)
+	}
+	// Read Address: written order, written positions.
+	_, p := r.d.Head()
+	for i := 0; i < 10; i++ {
+		r.got = nil
+		r.cmd(now, 0xC8)
+		end, ok := r.waitIdle(now + sched.Second)
+		require.True(t, ok)
+		require.Len(t, r.got, 6)
+		k := tr.Find(r.got[2])
+		require.GreaterOrEqual(t, k, 0)
+		assert.Equal(t, sched.Time(p.IDAt[k]+7)*floppy.MFMCell, (end - r.lag - r.d.RevStart(end-r.lag)), "ID %d", r.got[2])
+		now = end
+	}
+}
+
+// Write Track on a write-protected disk ends at once with bit 6.
+func TestWriteProtect(t *testing.T) {
+	for _, c := range []byte{0xA8, 0xF8} {
+		r := newRig(t, amp2(), true)
+		r.f.Write(RegSector, 17)
+		r.cmd(0, c)
+		_, ok := r.waitIdle(sched.Second)
+		require.True(t, ok)
+		assert.NotZero(t, r.f.Peek(RegStatus)&StProtect, "%02X", c)
+		assert.Equal(t, amp2(), r.media.Store().Disk(), "%02X", c)
+	}
+}
+
+// Status bits by command type.
+func TestStatusBits(t *testing.T) {
+	disk := amp2()
+	tr := disk.Track(0, 0)
+	tr.Sectors[tr.Find(18)].Deleted = true
+	tr.Sectors[tr.Find(19)].BadCRC = true
+	tr.Sectors[tr.Find(20)].BadIDCRC = true
+	r := newRig(t, disk, true)
+	r.lag = 1 * us
+
+	// Type I: motor, write protect, spun up, track 0, and the index bit
+	// while the hole passes.
+	r.cmd(0, 0x08)
+	end, _ := r.waitIdle(sched.Second)
+	st := r.f.Peek(RegStatus)
+	assert.Equal(t, byte(StMotor|StProtect|StSpunUp|StTrack0), st&^StIndex)
+	idx, _ := r.d.NextIndex(end + 1)
+	r.s.Advance(idx + us)
+	assert.NotZero(t, r.f.Peek(RegStatus)&StIndex)
+	r.s.Advance(idx + 4*ms)
+	assert.Zero(t, r.f.Peek(RegStatus)&StIndex)
+
+	for _, tc := range []struct {
+		sector byte
+		want   byte
+	}{
+		{17, 0},
+		{18, StDeleted},
+		{19, StCRC},
+		{20, StRNF | StCRC}, // only a bad ID: never matched
+	} {
+		r.f.Write(RegSector, tc.sector)
+		r.cmd(r.s.Now(), 0x88)
+		_, ok := r.waitIdle(r.s.Now() + 2*sched.Second)
+		require.True(t, ok)
+		assert.Equal(t, tc.want|StMotor, r.f.Peek(RegStatus), "sector %d", tc.sector)
+		assert.True(t, r.f.INTRQ())
+		r.f.Read(RegStatus)
+		assert.False(t, r.f.INTRQ(), "a status read clears INTRQ")
+	}
+}
+
+// Force Interrupt: D8 interrupts at once (and a status read does not clear
+// it), D4 on every index pulse, D0 stops a command.
+func TestForceInterrupt(t *testing.T) {
+	r := newRig(t, amp2(), false)
+	r.cmd(0, 0xD8)
+	assert.True(t, r.f.INTRQ())
+	r.f.Read(RegStatus)
+	assert.True(t, r.f.INTRQ())
+	r.cmd(1*ms, 0xD0)
+	assert.False(t, r.f.INTRQ())
+	assert.True(t, r.f.Motor(), "D0 spins the motor up on the 1772")
+
+	r.cmd(2*ms, 0xD4)
+	var rises []sched.Time
+	r.f.OnINTRQ = func(now sched.Time, v bool) {
+		if v {
+			rises = append(rises, now)
+			r.f.Read(RegStatus)
+		}
+	}
+	r.s.Advance(700 * ms)
+	idx := r.times("fd0", floppy.Index, 1)
+	assert.Equal(t, after(idx, 2*ms), rises)
+	assert.Len(t, rises, 3)
+}

@@ -1,0 +1,63 @@
+package wd1772
+
+// Params are the chip's timings in FDC clock periods (125 ns at the
+// Ampro's 8 MHz, 62.5 ns with port 00 bit 7 set), so that the 16 MHz
+// option halves them all as it does on the chip [D]. Sources in
+// docs/FLOPPY.md and docs/PARAMETERS.md.
+type Params struct {
+	// StepRates for rate bits r1 r0 = 00, 01, 10, 11: 6, 12, 2, 3 ms at
+	// 8 MHz [F WD1772 datasheet, REFERENCE.md 12].
+	StepRates [4]int
+	// Settle is the head settling delay of the V flag (type I) and the E
+	// flag (type II/III): 15 ms at 8 MHz [F REFERENCE.md 12].
+	Settle int
+	// MFMByte and FMByte are one byte cell: 32 us and 64 us at 8 MHz (250
+	// and 125 kbit/s) [F].
+	MFMByte, FMByte int
+	// SpinUpIndex: index pulses the chip waits after turning the motor on
+	// when h = 0: 6 [F WD1772 datasheet].
+	SpinUpIndex int
+	// MotorOffIndex: index pulses with no command before the motor turns
+	// off: 9 [F REFERENCE.md 12, WD-HATARI].
+	MotorOffIndex int
+	// SearchIndex: index pulses an ID search may take before Record Not
+	// Found (type II/III) or Seek Error (type I verify): 5 [F].
+	SearchIndex int
+	// TypeIDelay: command written -> first step pulse or verify: 90 us at
+	// 8 MHz, measured on an Atari ST's WD1772 [F WD-HATARI].
+	TypeIDelay int
+	// TypeIIDelay: command written -> spin-up/settle/ID search start of a
+	// type II or III command [A] 32 clocks (4 us), the register commit time
+	// of a few internal microcycles.
+	TypeIIDelay int
+	// WriteGate: bytes after an ID's CRC before Write Sector must have its
+	// first byte: 22 in MFM, 11 in FM [F WD1772 datasheet].
+	WriteGateMFM, WriteGateFM int
+	// WriteSync: zero bytes written before the data mark: 12 MFM, 6 FM [F].
+	WriteSyncMFM, WriteSyncFM int
+	// Restore gives up after 255 step pulses without TR00 [F].
+	RestoreSteps int
+}
+
+// ms at 8 MHz in FDC clocks.
+const msClocks = 8000
+
+// DefaultParams returns the WD1772's documented timings.
+func DefaultParams() Params {
+	return Params{
+		StepRates:     [4]int{6 * msClocks, 12 * msClocks, 2 * msClocks, 3 * msClocks},
+		Settle:        15 * msClocks,
+		MFMByte:       256,
+		FMByte:        512,
+		SpinUpIndex:   6,
+		MotorOffIndex: 9,
+		SearchIndex:   5,
+		TypeIDelay:    720,
+		TypeIIDelay:   32,
+		WriteGateMFM:  22,
+		WriteGateFM:   11,
+		WriteSyncMFM:  12,
+		WriteSyncFM:   6,
+		RestoreSteps:  255,
+	}
+}

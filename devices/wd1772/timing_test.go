@@ -1,0 +1,216 @@
+package wd1772
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/lbplus/lbplus/devices/fdimage"
+	"github.com/lbplus/lbplus/devices/floppy"
+	"github.com/lbplus/lbplus/sched"
+)
+
+const ms = sched.Millisecond
+const us = sched.Microsecond
+
+var typeIDelay = 90 * us // DefaultParams TypeIDelay at 8 MHz
+
+// Step pulses come exactly at the rate the r1 r0 bits select: 6, 12, 2,
+// 3 ms.
+func TestStepRates(t *testing.T) {
+	for rate, want := range []sched.Time{6 * ms, 12 * ms, 2 * ms, 3 * ms} {
+		r := newRig(t, amp2(), false)
+		r.f.Write(RegData, 5)
+		r.cmd(0, 0x18|byte(rate)) // Seek, h = 1, no verify
+		end, ok := r.waitIdle(sched.Second)
+		require.True(t, ok)
+		steps := r.times("fd0", floppy.Step, -1)
+		require.Len(t, steps, 5, "rate %d", rate)
+		assert.Equal(t, typeIDelay, steps[0])
+		for i := 1; i < len(steps); i++ {
+			assert.Equal(t, want, steps[i]-steps[i-1], "rate %d step %d", rate, i)
+		}
+		assert.Equal(t, typeIDelay+5*want, end, "rate %d: seek ends one step period after the last pulse", rate)
+		assert.EqualValues(t, 5, r.f.Peek(RegTrack))
+		if want >= r.d.Params().MinStep {
+			assert.Equal(t, 5, r.d.Cylinder())
+		} else {
+			// The drive cannot follow 2 ms pulses: every other is lost and
+			// the head lags the track register (why the BIOS has per-drive
+			// step rates).
+			assert.Equal(t, 3, r.d.Cylinder())
+		}
+	}
+}
+
+// V waits 15 ms of head settling after the last step period, then finds an
+// ID with the track number.
+func TestSettleAndVerify(t *testing.T) {
+	r := newRig(t, amp2(), false)
+	r.f.Write(RegData, 2)
+	r.cmd(0, 0x1C) // Seek, h, V, 6 ms
+	end, ok := r.waitIdle(sched.Second)
+	require.True(t, ok)
+	var settle, verify sched.Time
+	for _, e := range r.log {
+		if e.who == "fdc" && e.s == floppy.State && state(e.v) == sSettle {
+			settle = e.at
+		}
+		if e.who == "fdc" && e.s == floppy.State && state(e.v) == sVerify {
+			verify = e.at
+		}
+	}
+	assert.Equal(t, typeIDelay+2*6*ms, settle)
+	assert.Equal(t, 15*ms, verify-settle)
+	// The first ID caught after the settle: predicted from the layout.
+	tr, p := r.d.Head()
+	rev := r.d.RevStart(verify)
+	want := sched.MaxTime
+	for k := 0; k < 2; k++ {
+		for i := range tr.Sectors {
+			start := rev + sched.Time(k)*200*ms + sched.Time(p.IDAt[i]-3)*floppy.MFMCell
+			if start >= verify && start < want {
+				want = start
+			}
+		}
+	}
+	assert.Equal(t, want+10*floppy.MFMCell, end, "verify ends when the ID's CRC has passed")
+	assert.Zero(t, r.f.Peek(RegStatus)&(StSeekError|StCRC))
+}
+
+// h = 0 with the motor off waits six index pulses; after the command the
+// motor runs nine more revolutions.
+func TestSpinUpAndMotorOff(t *testing.T) {
+	r := newRig(t, amp2(), false)
+	r.cmd(0, 0x00) // Restore at track 0, h = 0, no verify
+	end, ok := r.waitIdle(5 * sched.Second)
+	require.True(t, ok)
+	idx := r.times("fd0", floppy.Index, 1)
+	require.GreaterOrEqual(t, len(idx), 6)
+	assert.Equal(t, idx[5], end, "spin-up ends on the sixth index pulse")
+	assert.NotZero(t, r.f.Peek(RegStatus)&StSpunUp)
+	assert.NotZero(t, r.f.Peek(RegStatus)&StMotor)
+	r.s.Advance(end + 3*sched.Second)
+	off := r.times("fd0", floppy.Motor, 0)
+	require.Len(t, off, 1)
+	idle := after(r.times("fd0", floppy.Index, 1), end+1)
+	assert.Equal(t, idle[8], off[0], "motor off on the ninth idle index pulse")
+	assert.Equal(t, 9*200*ms, off[0]-end)
+	assert.Zero(t, r.f.Peek(RegStatus)&StMotor)
+	// Stopped: no more index events are queued (idle hardware is not ticked).
+	assert.Zero(t, r.s.Pending())
+}
+
+// A sector that is not there: Record Not Found on the fifth index pulse.
+func TestRecordNotFoundAfterFiveIndexPulses(t *testing.T) {
+	r := newRig(t, amp2(), false)
+	r.f.Write(RegSector, 99)
+	r.cmd(0, 0x88) // Read Sector, h = 1
+	end, ok := r.waitIdle(5 * sched.Second)
+	require.True(t, ok)
+	idx := r.times("fd0", floppy.Index, 1)
+	require.GreaterOrEqual(t, len(idx), 5)
+	assert.Equal(t, idx[4], end)
+	assert.Equal(t, byte(StRNF|StMotor), r.f.Peek(RegStatus))
+	assert.True(t, r.f.INTRQ())
+}
+
+// The data register fills every byte cell: 32 us in MFM, 64 us in FM.
+func TestDRQInterval(t *testing.T) {
+	for _, fm := range []bool{false, true} {
+		disk := amp2()
+		want := floppy.MFMCell
+		if fm {
+			f := fdimage.Format{Name: "fm", Cylinders: 40, Heads: 2, Sectors: 5, Size: 256, FirstID: 1, Interleave: 1, FM: true}
+			disk = f.NewDisk(0x5A)
+			want = floppy.FMCell
+		}
+		r := newRig(t, disk, false)
+		r.f.SetDensity(0, !fm)
+		r.lag = 1 * us
+		first := disk.Track(0, 0).Sectors[0]
+		r.f.Write(RegSector, first.R)
+		r.cmd(0, 0x88)
+		_, ok := r.waitIdle(sched.Second)
+		require.True(t, ok)
+		drq := r.times("fdc", floppy.DRQ, 1)
+		require.Len(t, drq, first.Size())
+		for i := 1; i < len(drq); i++ {
+			require.Equal(t, want, drq[i]-drq[i-1], "fm %v byte %d", fm, i)
+		}
+		assert.Equal(t, first.Data, r.got)
+		assert.Zero(t, r.f.Peek(RegStatus)&(StLostData|StCRC|StRNF|StBusy))
+	}
+}
+
+// A host that leaves DRQ pending past the next byte loses data.
+func TestLostData(t *testing.T) {
+	for _, tc := range []struct {
+		lag  sched.Time
+		lost bool
+	}{{1 * us, false}, {31 * us, false}, {33 * us, true}, {0, true}} {
+		r := newRig(t, amp2(), false)
+		r.lag = tc.lag
+		r.f.Write(RegSector, 17)
+		r.cmd(0, 0x88)
+		if tc.lag == 0 {
+			// Nobody reads: the last byte is left pending and BUSY stays
+			// until it is read.
+			r.s.Advance(sched.Second)
+			assert.NotZero(t, r.f.Peek(RegStatus)&StBusy)
+			r.f.Read(RegData)
+		}
+		_, ok := r.waitIdle(sched.Second)
+		require.True(t, ok)
+		assert.Equal(t, tc.lost, r.f.Peek(RegStatus)&StLostData != 0, "lag %v", tc.lag)
+	}
+}
+
+// Read Address returns the IDs in rotational order (interleave 2 on amp2),
+// each when its CRC has passed the head, as the track layout predicts.
+func TestReadAddressOrderAndTimes(t *testing.T) {
+	r := newRig(t, amp2(), false)
+	r.lag = 1 * us
+	tr, p := r.d.Media().Track(0, 0, 200*ms)
+	var ids []byte
+	var at []sched.Time
+	now := sched.Time(0)
+	for i := 0; i < 12; i++ {
+		r.got = nil
+		r.cmd(now, 0xC8)
+		end, ok := r.waitIdle(sched.Second)
+		require.True(t, ok)
+		require.Len(t, r.got, 6)
+		ids = append(ids, r.got[2])
+		assert.Equal(t, r.got[0], r.f.Peek(RegSector), "the track byte goes to the sector register")
+		at = append(at, end-r.lag)
+		now = end
+	}
+	assert.Equal(t, []byte{17, 22, 18, 23, 19, 24, 20, 25, 21, 26, 17, 22}, ids)
+	spin := 4 * us // the motor came on with the first command (TypeIIDelay)
+	for i := range ids {
+		k := tr.Find(ids[i])
+		rev := sched.Time(i/10) * 200 * ms
+		assert.Equal(t, spin+rev+sched.Time(p.IDAt[k]+7)*floppy.MFMCell, at[i], "ID %d", i)
+	}
+}
+
+// No disk: no index pulses, so a Read Sector never ends by itself (the
+// Ampro ROM times out and issues D0); D0 ends it without INTRQ, and the
+// status becomes type I.
+func TestEmptyDriveWaitsForever(t *testing.T) {
+	r := newRig(t, nil, false)
+	r.f.Write(RegSector, 1)
+	r.cmd(0, 0x88)
+	_, ok := r.waitIdle(10 * sched.Second)
+	assert.False(t, ok)
+	assert.NotZero(t, r.f.Peek(RegStatus)&StBusy)
+	assert.Zero(t, r.s.Pending(), "nothing is ticking while the chip waits")
+	r.f.Write(RegCommand, 0xD0)
+	st := r.f.Read(RegStatus)
+	assert.Zero(t, st&StBusy)
+	assert.False(t, r.f.INTRQ())
+	r.f.Write(RegCommand, 0xD0) // again, not busy: type I status
+	assert.NotZero(t, r.f.Peek(RegStatus)&StTrack0)
+}
