@@ -1,0 +1,161 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/lbplus/lbplus/devices/fdimage"
+)
+
+// needTool skips outside CI when a Debian cross-check tool is missing (make
+// debs installs it) and fails under CI.
+func needTool(t *testing.T, name string) {
+	t.Helper()
+	if _, err := exec.LookPath(name); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%s is missing (make debs)", name)
+		}
+		t.Skipf("%s is missing (make debs installs it)", name)
+	}
+}
+
+var stamp = time.Date(2026, 12, 1, 3, 0, 0, 0, time.UTC)
+
+// cpmls lists the empty directory of every `floppy create` result (raw and
+// IMD converted to raw by dsktrans).
+func TestFloppyCreateCpmls(t *testing.T) {
+	needTool(t, "cpmls")
+	dir := t.TempDir()
+	for _, f := range fdimage.Formats {
+		p := filepath.Join(dir, f.Name+".img")
+		var out bytes.Buffer
+		require.NoError(t, floppyCreate(&out, p, f.Name, 0, stamp))
+		assert.Contains(t, out.String(), f.Name)
+		st, err := os.Stat(p)
+		require.NoError(t, err)
+		assert.Equal(t, f.RawSize(), st.Size())
+		// cpmls of an empty directory prints nothing and succeeds; with a
+		// file on it (cpmcp) it lists the file.
+		res, err := exec.Command("cpmls", "-f", f.Name, p).CombinedOutput()
+		require.NoError(t, err, "%s: %s", f.Name, res)
+		assert.Empty(t, strings.TrimSpace(string(res)), f.Name)
+		hello := filepath.Join(dir, "hello.txt")
+		require.NoError(t, os.WriteFile(hello, []byte("hi\r\n"), 0o644))
+		res, err = exec.Command("cpmcp", "-f", f.Name, p, hello, "0:hello.txt").CombinedOutput()
+		require.NoError(t, err, "%s: %s", f.Name, res)
+		res, err = exec.Command("cpmls", "-f", f.Name, p).CombinedOutput()
+		require.NoError(t, err)
+		assert.Contains(t, string(res), "hello.txt", f.Name)
+		// Our reader sees the directory entry in the first sector after the
+		// boot tracks (cylinder 2 on SS, cylinder 1 on DS media).
+		im, err := fdimage.Open(p, fdimage.Options{Format: f.Name, ReadOnly: true})
+		require.NoError(t, err)
+		c, h := 2, 0
+		if f.Heads == 2 {
+			c = 1
+		}
+		tr := im.Disk().Track(c, h)
+		s := tr.Sectors[tr.Find(byte(f.FirstID))]
+		assert.Equal(t, "HELLO   TXT", string(s.Data[1:12]), f.Name)
+		im.Close()
+	}
+}
+
+// An IMD written by lbplus reads in libdsk with the same sectors, and an IMD
+// libdsk writes from a raw amp2 image reads in lbplus with the same data.
+func TestIMDAgainstLibdsk(t *testing.T) {
+	needTool(t, "dsktrans")
+	needTool(t, "dskid")
+	dir := t.TempDir()
+	f, _ := fdimage.ParseFormat("amp2")
+	raw := make([]byte, f.RawSize())
+	for i := range raw {
+		raw[i] = byte(i*7 + i/512)
+	}
+	// ours -> libdsk
+	d := f.NewDisk(0)
+	for ti := range d.Tracks {
+		t := &d.Tracks[ti]
+		for si := range t.Sectors {
+			s := &t.Sectors[si]
+			off := ((t.Cyl*2+t.Head)*10 + int(s.R) - 17) * 512
+			copy(s.Data, raw[off:off+512])
+		}
+	}
+	ours := filepath.Join(dir, "ours.imd")
+	require.NoError(t, fdimage.Create(ours, f, d, "IMD 1.18: 01/12/2026 03:00:00"))
+	id, err := exec.Command("dskid", ours).CombinedOutput()
+	require.NoError(t, err, "%s", id)
+	for _, want := range []string{"Cylinders:     40", "Heads:          2", "Sectors:       10", "First sector:  17", "Sector size:  512", "MFM"} {
+		assert.Contains(t, string(id), want)
+	}
+	back := filepath.Join(dir, "back.raw")
+	res, err := exec.Command("dsktrans", "-itype", "imd", "-otype", "raw", "-format", "ampro400d", ours, back).CombinedOutput()
+	require.NoError(t, err, "%s", res)
+	got, err := os.ReadFile(back)
+	require.NoError(t, err)
+	assert.True(t, bytes.Equal(raw, got), "dsktrans read our IMD with other data")
+
+	// libdsk -> ours
+	in := filepath.Join(dir, "in.img")
+	require.NoError(t, os.WriteFile(in, raw, 0o644))
+	theirs := filepath.Join(dir, "theirs.imd")
+	res, err = exec.Command("dsktrans", "-itype", "raw", "-otype", "imd", "-format", "ampro400d", in, theirs).CombinedOutput()
+	require.NoError(t, err, "%s", res)
+	im, err := fdimage.Open(theirs, fdimage.Options{ReadOnly: true})
+	require.NoError(t, err)
+	defer im.Close()
+	dd := im.Disk()
+	require.Equal(t, 40, dd.Cylinders)
+	require.Equal(t, 2, dd.Heads)
+	for _, tr := range dd.Tracks {
+		require.Len(t, tr.Sectors, 10)
+		for _, s := range tr.Sectors {
+			off := ((tr.Cyl*2+tr.Head)*10 + int(s.R) - 17) * 512
+			require.Equal(t, raw[off:off+512], s.Data, "c %d h %d r %d", tr.Cyl, tr.Head, s.R)
+		}
+	}
+}
+
+func TestFloppyCreateAndInfo(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "a.imd")
+	require.NoError(t, floppyCreate(&bytes.Buffer{}, p, "amp4", 0, stamp))
+	var out bytes.Buffer
+	require.NoError(t, floppyInfo(&out, p, ""))
+	s := out.String()
+	assert.Contains(t, s, "IMD")
+	assert.Contains(t, s, "80 cylinders x 2 heads")
+	assert.Contains(t, s, "160 tracks: MFM 5 sectors of 1024 bytes, map 17,20,18,21,19")
+	assert.Contains(t, s, "bad sectors: none")
+	b, _ := os.ReadFile(p)
+	assert.True(t, bytes.HasPrefix(b, []byte("IMD 1.18: 01/12/2026 03:00:00\r\n")))
+
+	for name, c := range map[string]struct {
+		path, format string
+		want         string
+	}{
+		"exists":    {p, "amp4", "already exists"},
+		"no format": {filepath.Join(dir, "x.img"), "", "--format is required"},
+		"bad":       {filepath.Join(dir, "y.img"), "amp9", "unknown format"},
+	} {
+		err := floppyCreate(&out, c.path, c.format, 0, stamp)
+		require.Error(t, err, name)
+		assert.Contains(t, err.Error(), c.want, name)
+		assert.Contains(t, err.Error(), c.path, name)
+	}
+	amb := filepath.Join(dir, "amb.img")
+	require.NoError(t, os.WriteFile(amb, make([]byte, 409600), 0o644))
+	err := floppyInfo(&out, amb, "")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "amp2 or amp3")
+	require.NoError(t, floppyInfo(&out, amb, "amp3"))
+}
