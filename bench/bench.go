@@ -63,10 +63,10 @@ import (
 	"github.com/lbplus/lbplus/devices/acb4000"
 	"github.com/lbplus/lbplus/devices/mcd403"
 	"github.com/lbplus/lbplus/emu"
-	"github.com/lbplus/lbplus/ncr5380"
 	"github.com/lbplus/lbplus/roms/backup"
 	"github.com/lbplus/lbplus/sched"
 	"github.com/lbplus/lbplus/scsi"
+	"github.com/lbplus/lbplus/scsi/scsidev"
 )
 
 // SCSI IDs on the bus (BACKUP's defaults).
@@ -178,21 +178,6 @@ func Run(s Setup, o Options) (Result, error) {
 		return res, err
 	}
 
-	cfg := emu.DefaultConfig(emu.StubROM(0x0100))
-	cfg.ROMName = "bench boot stub"
-	cfg.SCSIID = HostID
-	cfg.WaitOnDRQ = o.WaitOnDRQ
-	if o.Console != nil {
-		cfg.ConsoleOut = func(_ sched.Time, b byte) { o.Console(b) }
-	}
-	b, err := emu.New(cfg)
-	if err != nil {
-		return res, err
-	}
-	bus := scsi.NewBus(b.Sched())
-	chip := ncr5380.New(b.Sched(), bus, "ncr5380")
-	b.AttachSCSI(chip)
-
 	// Each run gets its own directory, removed at the end: the images are
 	// throwaway and the same setup may run again in the same Dir.
 	runDir, err := os.MkdirTemp(o.Dir, safeName(s.Name)+"-")
@@ -210,29 +195,31 @@ func Run(s Setup, o Options) (Result, error) {
 			return res, err
 		}
 	}
-	disk, err := acb4000.Open(diskPath, false)
+
+	cfg := emu.DefaultConfig(emu.StubROM(0x0100))
+	cfg.ROMName = "bench boot stub"
+	cfg.SCSIID = HostID
+	cfg.WaitOnDRQ = o.WaitOnDRQ
+	if o.Console != nil {
+		cfg.ConsoleOut = func(_ sched.Time, b byte) { o.Console(b) }
+	}
+	cfg.SCSI = []scsidev.Spec{{ID: DiskID, Type: "acb4000", Images: []string{diskPath}, Params: o.Disk}}
+	if p.TapeID != backup.NoTape {
+		tapePath := base + ".tape"
+		if err := mcd403.Create(tapePath, s.TapeInterleave); err != nil {
+			return res, err
+		}
+		cfg.SCSI = append(cfg.SCSI, scsidev.Spec{ID: TapeID, Type: "mcd403", Images: []string{tapePath}, Params: o.Tape})
+	}
+	b, err := emu.New(cfg)
 	if err != nil {
 		return res, err
 	}
-	defer disk.Close()
-	dp := acb4000.DefaultParams()
-	if o.Disk != nil {
-		dp = *o.Disk
-	}
-	ctl := acb4000.New(dp, disk, nil)
-	scsi.NewTarget(bus, DiskID, "acb4000", ctl, ctl.Timing())
-
-	var tape tapeDrive
-	if p.TapeID != backup.NoTape {
-		tape, err = attachTape(bus, base, s.TapeInterleave, o.Tape)
-		if err != nil {
-			return res, err
-		}
-		defer tape.Close()
-	}
+	defer b.Close()
+	tape, _ := b.SCSIDevice(TapeID).(*mcd403.Drive)
 
 	if o.OnBus != nil {
-		o.OnBus(bus)
+		o.OnBus(b.SCSIBus())
 	}
 	b.LoadRAM(0, emu.Stub(0x0100))
 	b.LoadRAM(prog.Org, prog.Bytes)

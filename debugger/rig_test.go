@@ -12,6 +12,7 @@ import (
 	"github.com/lbplus/lbplus/ncr5380"
 	"github.com/lbplus/lbplus/roms/monitor"
 	"github.com/lbplus/lbplus/scsi"
+	"github.com/lbplus/lbplus/scsi/scsidev"
 )
 
 // rig is the boot ROM (which reads block 0 of target 0 by itself) with an ACB-4000 (ST-125, 3:1) at SCSI ID 0, and
@@ -31,17 +32,14 @@ func newRig(t testing.TB, withDebugger bool) *rig {
 	r := &rig{tr: &console.Transcript{}}
 	cfg := emu.DefaultConfig(rom)
 	cfg.ConsoleOut = r.tr.Out
-	r.b, err = emu.New(cfg)
-	require.NoError(t, err)
-	chip, bus := r.b.AttachNCR5380()
-	r.bus, r.chip = bus, chip
 	path := filepath.Join(t.TempDir(), "hd0.img")
 	require.NoError(t, acb4000.Create(path, acb4000.Geometries["st125"], true, 3))
-	disk, err := acb4000.Open(path, false)
+	cfg.SCSI = []scsidev.Spec{{ID: 0, Type: "acb4000", Images: []string{path}}}
+	r.b, err = emu.New(cfg)
 	require.NoError(t, err)
-	t.Cleanup(func() { disk.Close() })
-	ctl := acb4000.New(acb4000.DefaultParams(), disk, nil)
-	scsi.NewTarget(bus, 0, "acb4000", ctl, ctl.Timing())
+	t.Cleanup(func() { r.b.Close() })
+	chip, bus := r.b.NCR5380(), r.b.SCSIBus()
+	r.bus, r.chip = bus, chip
 	if withDebugger {
 		r.d = New(Board{r.b}, NewRecorder(1<<16))
 		syms, err := monitor.Symbols()

@@ -1,18 +1,22 @@
-// Package emu is the Ampro Little Board/PLUS: memory map and ROM overlay, I/O
-// decode, the daisy chain, and the loop that runs the timed Z80 against the
-// scheduler.
+// Package emu is the Ampro Little Board/PLUS as a whole machine: one
+// Config (a Go struct, or a TOML machine file) describes the ROM, the
+// jumpers, the options and the devices on the SCSI bus, and New is the one
+// constructor that builds it. The board part is the memory map and ROM
+// overlay, the I/O decode, the daisy chain, the optional jumper wires and
+// the loop that runs the timed Z80 against the scheduler.
 //
 // The board is thin: chips live in their own packages (z80host, devices/ctc,
-// devices/dart, ncr5380) and keep time with the board's one emu/sched
-// Scheduler. The CPU runs ahead of the scheduler up to the next pending event;
+// devices/dart, ncr5380, the SCSI targets under devices/) and keep time with
+// the board's one sched.Scheduler. The CPU runs ahead of the scheduler up to the next pending event;
 // before every I/O access (and interrupt acknowledge) the board advances the
 // scheduler to the access time, so device state is always brought up to the
 // instant the CPU sees it. An event scheduled earlier than the CPU's run
 // limit (OnEarlier) pulls the limit in.
 //
 // Memory [F MAME-ampro, REFERENCE.md 1.2]: 64 KB of RAM. After reset the ROM
-// image (4, 8, 16 or 32 KB) overlays addresses 0 to its size-1 for reads
-// while port 00 bit 6 is 0; writes always reach the RAM beneath, as MAME does.
+// image (4, 8, 16 or 32 KB) overlays 0000-7FFF for reads, repeated every
+// image size, while port 00 bit 6 is 0; writes always reach the RAM beneath,
+// as MAME does.
 // Writing port 00 with bit 6 = 1 maps RAM over the whole space.
 //
 // I/O map (A0-A7 decoded; MAME-ampro's address ranges) [F MAME-ampro, FUZIX
@@ -38,8 +42,10 @@
 //     sampled at the automatic wait state of a port 28 access and held until
 //     the 5380's DRQ is true; without it (hypothesis A, the default) port 28
 //     is never stretched. Memory refresh during a long WAIT is not modelled.
-//   - The ROM overlay covers exactly the image's size (MAME maps 4 KB); no
-//     mirror of a small ROM higher up.
+//   - [A] The ROM overlay is mirrored through 0000-7FFF, as EmulatorKit
+//     does and FUZIX's memory map expects (MAME maps 4 KB only): a 4 KB ROM
+//     reads the same at 1000h, 2000h, ... 7000h. Writes reach RAM, as in
+//     MAME (EmulatorKit drops them).
 //   - The printer has no device behind it: its BUSY line (DART RIB) stays
 //     inactive. The WD1772 window is a stub (reads FFh) until floppies come.
 //   - The scheduler clock and the CPU's T-state counter start together at 0.
@@ -48,11 +54,13 @@ package emu
 import (
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/lbplus/lbplus/devices/ctc"
 	"github.com/lbplus/lbplus/devices/dart"
+	"github.com/lbplus/lbplus/ncr5380"
 	"github.com/lbplus/lbplus/sched"
+	"github.com/lbplus/lbplus/scsi"
+	"github.com/lbplus/lbplus/scsi/scsidev"
 	"github.com/lbplus/lbplus/z80host"
 )
 
@@ -68,6 +76,9 @@ const (
 	// (hypothesis B with a target that stopped); the board then stops with
 	// ErrHung. [A] 10 s of simulated time is far beyond any real stall.
 	DefaultMaxWait = 10 * sched.Second
+	// romWindow is the part of the address space the ROM overlays while it
+	// is on: the lower 32 KB [F EmulatorKit, FUZIX lb.h; REFERENCE.md 1.2].
+	romWindow = 0x8000
 )
 
 // Valid ROM image sizes [F the board's 2732..27256 EPROM socket, REFERENCE.md 1.2].
@@ -77,62 +88,6 @@ var romSizes = []int{4096, 8192, 16384, 32768}
 // longer than Config.MaxWait: the real machine would hang there.
 var ErrHung = errors.New("board hung: WAIT held by a device that never released it")
 
-// Config is what differs between boards: jumpers, ROM, options, the outside
-// world on the serial ports.
-type Config struct {
-	// ROM is the EPROM image: 4, 8, 16 or 32 KB.
-	ROM []byte
-	// ROMName names the image in error messages (a file name).
-	ROMName string
-	// SCSIID is the initiator's SCSI ID jumpered on J9 (0-7), read on port
-	// 29 bits 0-2. MAME's default is 7.
-	SCSIID int
-	// SpareJumpers is bits 3-7 of port 29 (J9 pin pairs, 1 = open).
-	SpareJumpers uint8
-	// WaitOnDRQ selects hypothesis B of REFERENCE.md 1.5: port 28 accesses
-	// hold WAIT until the 5380 raises DRQ. Default false (hypothesis A).
-	WaitOnDRQ bool
-	// JumperIRQToTRG2 (JMP3) routes the 5380's IRQ to CTC CLK/TRG2, and
-	// JumperDRQToDCDA (JMP8) its DRQ to the DART's DCDA input (replacing the
-	// terminal's DCD). Both are open by default, as in MAME. They take
-	// effect in AttachNCR5380.
-	JumperIRQToTRG2 bool
-	JumperDRQToDCDA bool
-	// MaxWait bounds one WAIT (0 = DefaultMaxWait).
-	MaxWait sched.Time
-	// ConsoleOut receives each character DART channel A transmits, when its
-	// stop bit ends. SerialBOut does the same for channel B. Either may be nil.
-	ConsoleOut func(now sched.Time, b byte)
-	SerialBOut func(now sched.Time, b byte)
-}
-
-// DefaultConfig is a board with rom, the initiator at SCSI ID 7 and the
-// spare jumpers open (port 29 reads FFh), hypothesis A.
-func DefaultConfig(rom []byte) Config {
-	return Config{ROM: rom, ROMName: "ROM image", SCSIID: 7, SpareJumpers: 0xF8}
-}
-
-// ReadROMFile reads a ROM image and checks its size.
-func ReadROMFile(path string) ([]byte, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("ROM image: %w", err)
-	}
-	if err := checkROM(path, b); err != nil {
-		return nil, err
-	}
-	return b, nil
-}
-
-func checkROM(name string, rom []byte) error {
-	for _, n := range romSizes {
-		if len(rom) == n {
-			return nil
-		}
-	}
-	return fmt.Errorf("%s: ROM image is %d bytes; the board takes 4, 8, 16 or 32 KB (4096, 8192, 16384 or 32768 bytes)", name, len(rom))
-}
-
 // Board is one Little Board/PLUS.
 type Board struct {
 	cfg  Config
@@ -140,7 +95,10 @@ type Board struct {
 	cpu  *z80host.CPU
 	ctc  *ctc.CTC
 	dart *dart.DART
-	scsi SCSIChip
+	scsi SCSIChip // the 5380 as the I/O decode sees it (tests may swap it)
+	ncr  *ncr5380.Chip
+	bus  *scsi.Bus
+	devs [8]scsidev.Device
 	fdc  FDC
 
 	ram   [65536]byte
@@ -165,7 +123,11 @@ type Board struct {
 	ioCount uint64
 }
 
-// New builds a board and resets it. The ROM size is checked.
+// New builds the machine cfg describes and resets it: the board (CPU, CTC,
+// DART, the 5380 and its SCSI bus, which the board always has) and every
+// device of cfg.SCSI, attached by its registered type. It is the one place
+// a machine is put together. On error nothing stays open; Close releases
+// the devices' images.
 func New(cfg Config) (*Board, error) {
 	name := cfg.ROMName
 	if name == "" {
@@ -174,18 +136,23 @@ func New(cfg Config) (*Board, error) {
 	if err := checkROM(name, cfg.ROM); err != nil {
 		return nil, err
 	}
-	if cfg.SCSIID < 0 || cfg.SCSIID > 7 {
-		return nil, fmt.Errorf("SCSI ID %d: the J9 jumpers select 0-7", cfg.SCSIID)
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if len(cfg.Floppies) > 0 {
+		return nil, fmt.Errorf("floppy drive %d: %w", cfg.Floppies[0].Drive, errNoFloppies)
 	}
 	if cfg.MaxWait == 0 {
 		cfg.MaxWait = DefaultMaxWait
 	}
 	b := &Board{cfg: cfg, s: sched.New(), rom: cfg.ROM, hash: fnvOffset}
-	b.scsi = noSCSI{}
 	b.fdc = noFDC{}
 	b.ctc = ctc.New(b.s)
 	b.ctc.SetTriggerClock(0, sched.CTCTrigPeriod) // CLK/TRG0, 1: 16 MHz / 8 [F MAME-ampro]
 	b.ctc.SetTriggerClock(1, sched.CTCTrigPeriod)
+	if cfg.Jumpers.TO2ToTRG3 {
+		b.ctc.Cascade(2, 3)
+	}
 	b.dart = dart.New(b.s)
 	b.dart.Channel(0).SetClock(b.ctc.Channel(0)) // ZC/TO0 -> TxCA, RxCA
 	b.dart.Channel(1).SetClock(b.ctc.Channel(1)) // ZC/TO1 -> RxTxCB
@@ -206,12 +173,35 @@ func New(cfg Config) (*Board, error) {
 	// channel B's modem inputs (RIB is the idle printer's BUSY).
 	b.dart.Channel(0).SetCTS(true)
 	b.dart.Channel(0).SetDCD(true)
+	b.buildSCSI()
+	for _, spec := range cfg.SCSI {
+		dev, err := scsiTypes[spec.Type].Attach(b.bus, spec)
+		if err != nil {
+			b.Close()
+			return nil, err
+		}
+		b.devs[spec.ID] = dev
+	}
 	b.cpu = z80host.New(b)
 	b.cpu.SetInterruptAck(b)
 	b.s.OnEarlier = b.onEarlier
 	b.s.Observe(b.traceEvent)
 	b.Reset()
 	return b, nil
+}
+
+// Close releases the images of the machine's devices (their locks).
+// Acknowledged writes are already durable, so a machine that is simply
+// dropped at exit loses nothing.
+func (b *Board) Close() error {
+	var errs []error
+	for i, d := range b.devs {
+		if d != nil {
+			errs = append(errs, d.Close())
+			b.devs[i] = nil
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // Reset is the reset button: CPU, CTC and DART reset, port 00 cleared (ROM
@@ -233,7 +223,7 @@ func (b *Board) Sched() *sched.Scheduler { return b.s }
 // CPU returns the board's Z80 (for tests and the debugger).
 func (b *Board) CPU() *z80host.CPU { return b.cpu }
 
-// CTC and DART return the board's chips.
+// CTC returns the board's CTC.
 func (b *Board) CTC() *ctc.CTC { return b.ctc }
 
 // DART returns the board's DART.
@@ -282,8 +272,9 @@ func (b *Board) mapMemory() {
 		ram := (*[256]byte)(b.ram[p*256 : p*256+256])
 		b.wpage[p] = ram
 		b.rpage[p] = ram
-		if b.romOn && p*256 < len(b.rom) {
-			b.rpage[p] = (*[256]byte)(b.rom[p*256 : p*256+256])
+		if b.romOn && p < romWindow/256 {
+			o := p * 256 % len(b.rom) // a small ROM repeats through the window
+			b.rpage[p] = (*[256]byte)(b.rom[o : o+256])
 		}
 	}
 }

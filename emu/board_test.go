@@ -158,6 +158,24 @@ func TestBadROMSize(t *testing.T) {
 	assert.ErrorContains(t, err, "missing.rom")
 }
 
+// A ROM of each size reads through the whole window 0000-7FFF, repeated
+// every image size; above it is RAM.
+func TestROMMirror(t *testing.T) {
+	for _, n := range []int{4096, 8192, 16384, 32768} {
+		rom := make([]byte, n)
+		for i := range rom {
+			rom[i] = byte(i>>8) ^ byte(i)
+		}
+		b, err := emu.New(emu.DefaultConfig(rom))
+		require.NoError(t, err)
+		b.LoadRAM(0x8000, []byte{0x5A})
+		for a := 0; a < 0x8000; a += 0x1F3 {
+			require.Equal(t, rom[a%n], b.Read(uint16(a), 0), "%d-byte ROM at %04Xh", n, a)
+		}
+		assert.Equal(t, uint8(0x5A), b.Read(0x8000, 0), "%d-byte ROM: RAM at 8000h", n)
+	}
+}
+
 func TestROMOverlayWritesReachRAM(t *testing.T) {
 	rom := make([]byte, 8192)
 	for i := range rom {
@@ -169,8 +187,11 @@ func TestROMOverlayWritesReachRAM(t *testing.T) {
 	b.Write(0x2000, 0x43, 0)
 	assert.Equal(t, uint8(0xA5), b.Read(0x0010, 0), "ROM read while mapped")
 	assert.Equal(t, uint8(0xA5), b.Read(0x1FFF, 0))
-	assert.Equal(t, uint8(0x43), b.Read(0x2000, 0), "above an 8 KB ROM: RAM")
+	assert.Equal(t, uint8(0xA5), b.Read(0x2000, 0), "an 8 KB ROM repeats above itself")
+	b.Write(0x8000, 0x44, 0)
+	assert.Equal(t, uint8(0x44), b.Read(0x8000, 0), "above the 32 KB window: RAM")
 	b.Out(0x00, 0x40, 10)
+	assert.Equal(t, uint8(0x43), b.Read(0x2000, 0), "RAM beneath the mirror")
 	assert.False(t, b.ROMMapped())
 	assert.Equal(t, uint8(0x42), b.Read(0x0010, 0), "the write went to RAM beneath")
 	b.Out(0x00, 0x00, 20)
@@ -203,7 +224,7 @@ func TestIODecode(t *testing.T) {
 	b, err := emu.New(cfg)
 	require.NoError(t, err)
 	f := &fakeSCSI{dmaRead: 0x77}
-	b.AttachSCSI(f)
+	b.SwapSCSIChip(f)
 
 	v, _ := b.In(0x1229, 0)
 	assert.Equal(t, uint8(0xFB), v, "J9: spare jumpers open, ID 3")
@@ -237,7 +258,7 @@ func TestWaitOnDRQ(t *testing.T) {
 	b, err := emu.New(cfg)
 	require.NoError(t, err)
 	f := &fakeSCSI{}
-	b.AttachSCSI(f)
+	b.SwapSCSIChip(f)
 	// DRQ rises 10 us (40 T) in; the access starts at T 100 (25 us).
 	b.Sched().At(35*sched.Microsecond, "drq", func(sched.Time) { f.drq = true })
 	_, w := b.In(0x28, 100)
@@ -258,7 +279,7 @@ func TestWaitOnDRQForeverHangs(t *testing.T) {
 	assert.ErrorIs(t, err, emu.ErrHung)
 	assert.ErrorIs(t, b.RunFor(sched.Millisecond), emu.ErrHung, "stays hung")
 	b.Reset()
-	b.AttachSCSI(&fakeSCSI{drq: true})
+	b.SwapSCSIChip(&fakeSCSI{drq: true})
 	assert.NoError(t, b.RunFor(sched.Millisecond), "the reset button frees it")
 }
 
@@ -298,14 +319,14 @@ func TestDARTTransmitInterrupts(t *testing.T) {
 	}
 }
 
-func TestAttachNCR5380(t *testing.T) {
+// The board always has its 5380 and SCSI bus, behind ports 20-28.
+func TestBoardHasNCR5380(t *testing.T) {
 	cfg := emu.DefaultConfig(make([]byte, 4096))
-	cfg.JumperDRQToDCDA = true
+	cfg.Jumpers.DRQToDCDA = true
 	b, err := emu.New(cfg)
 	require.NoError(t, err)
-	chip, bus := b.AttachNCR5380()
-	require.NotNil(t, chip)
-	require.NotNil(t, bus)
+	require.NotNil(t, b.NCR5380())
+	require.NotNil(t, b.SCSIBus())
 	b.Out(0x21, 0x08, 0) // ICR: assert BSY
 	v, _ := b.In(0x24, 10)
 	assert.Equal(t, uint8(0x40), v&0x40, "CSB shows BSY through ports 21 and 24")
@@ -394,4 +415,60 @@ func TestStepAgreesWithRun(t *testing.T) {
 	assert.Equal(t, a.TraceHash(), b.TraceHash())
 	assert.Equal(t, ta.String(), tb.String())
 	assert.NotEmpty(t, ta.String())
+}
+
+// The jumpers route the floppy controller's lines and the 5380's IRQ where
+// the configuration says, and nowhere without them.
+func TestJumperWires(t *testing.T) {
+	count3 := func(b *emu.Board, t0 uint64) uint8 { v, _ := b.In(0x70, t0); return v }
+	for _, fitted := range []bool{false, true} {
+		cfg := emu.DefaultConfig(make([]byte, 4096))
+		cfg.Jumpers.FDCIntrqToTRG3 = fitted
+		cfg.Jumpers.FDCDrqToRIA = fitted
+		cfg.Jumpers.IRQToTRG2 = fitted
+		b, err := emu.New(cfg)
+		require.NoError(t, err)
+		b.Out(0x70, 0x57, 0) // CTC 3: counter, rising edge, TC follows, reset
+		b.Out(0x70, 10, 10)
+		b.Out(0x60, 0x57, 20) // CTC 2 likewise
+		b.Out(0x60, 10, 30)
+		for range 3 {
+			b.FDCINTRQ(true)
+			b.FDCINTRQ(false)
+		}
+		want := uint8(10)
+		if fitted {
+			want = 7
+		}
+		assert.Equal(t, want, count3(b, 40), "fitted %v: INTRQ edges counted on CTC 3", fitted)
+
+		b.FDCDRQ(true)
+		rr0, _ := b.In(0x84, 50)
+		assert.Equal(t, fitted, rr0&0x10 != 0, "fitted %v: DRQ on DART RIA", fitted)
+
+		// The 5380's IRQ output line (what the chip calls on each edge).
+		if fitted {
+			require.NotNil(t, b.NCR5380().OnIRQ)
+			b.NCR5380().OnIRQ(true)
+			b.NCR5380().OnIRQ(false)
+			v, _ := b.In(0x60, 60)
+			assert.Equal(t, uint8(9), v, "IRQ edge counted on CTC 2")
+		} else {
+			assert.Nil(t, b.NCR5380().OnIRQ)
+		}
+	}
+}
+
+// ZC/TO2 -> TRG3 on the board: CTC 3 counts CTC 2's zero counts.
+func TestJumperTO2ToTRG3(t *testing.T) {
+	cfg := emu.DefaultConfig(make([]byte, 4096))
+	cfg.Jumpers.TO2ToTRG3 = true
+	b, err := emu.New(cfg)
+	require.NoError(t, err)
+	b.Out(0x60, 0x07, 0) // CTC 2: timer, prescaler 16, TC follows, reset
+	b.Out(0x60, 10, 10)  // ZC/TO2 every 160 T from T 11
+	b.Out(0x70, 0x57, 20)
+	b.Out(0x70, 100, 30)
+	v, _ := b.In(0x70, 11+160*7+100)
+	assert.Equal(t, uint8(93), v, "seven zero counts of CTC 2")
 }

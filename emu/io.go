@@ -14,15 +14,6 @@ type SCSIChip interface {
 	DRQ() bool
 }
 
-// noSCSI stands in until a 5380 is attached: the data bus floats high.
-type noSCSI struct{}
-
-func (noSCSI) Read(int) uint8   { return 0xFF }
-func (noSCSI) Write(int, uint8) {}
-func (noSCSI) DMARead() uint8   { return 0xFF }
-func (noSCSI) DMAWrite(uint8)   {}
-func (noSCSI) DRQ() bool        { return false }
-
 // FDC is the WD1772 window: registers 0-3 (status/command, track, sector,
 // data).
 type FDC interface {
@@ -35,10 +26,8 @@ type noFDC struct{}
 func (noFDC) Read(int) uint8   { return 0xFF }
 func (noFDC) Write(int, uint8) {}
 
-// AttachSCSI plugs the 5380 into ports 20-28. Build it with b.Sched().
-func (b *Board) AttachSCSI(c SCSIChip) { b.scsi = c }
-
-// AttachFDC plugs a WD1772 into ports C0-C7.
+// AttachFDC plugs a WD1772 into ports C0-C7; its INTRQ and DRQ outputs
+// go to FDCINTRQ and FDCDRQ.
 func (b *Board) AttachFDC(f FDC) { b.fdc = f }
 
 // Port 00 bits [F MAME-ampro, FUZIX lb.h].

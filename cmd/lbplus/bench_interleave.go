@@ -250,22 +250,14 @@ func benchInterleave(o interleaveOpts, each func(interleaveRow)) ([]interleaveRo
 	}
 	done, total := 0, len(cases)*o.samples
 	var rows []interleaveRow
-	disks := map[int]*acb4000.Disk{}
-	defer func() {
-		for _, d := range disks {
-			d.Close()
-		}
-	}()
+	disks := map[int]string{}
 	dp := acb4000.DefaultParams()
 	rev := dp.Revolution()
 	for _, c := range cases {
 		d := disks[c.il]
-		if d == nil {
-			path := filepath.Join(o.dir, fmt.Sprintf("hd-%d.img", c.il))
-			if err := acb4000.Create(path, acb4000.ST125, true, c.il); err != nil {
-				return nil, err
-			}
-			if d, err = acb4000.Open(path, false); err != nil {
+		if d == "" {
+			d = filepath.Join(o.dir, fmt.Sprintf("hd-%d.img", c.il))
+			if err := acb4000.Create(d, acb4000.ST125, true, c.il); err != nil {
 				return nil, err
 			}
 			disks[c.il] = d

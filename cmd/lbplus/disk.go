@@ -10,8 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lbplus/lbplus/devices/acb4000"
-	"github.com/lbplus/lbplus/emu"
-	"github.com/lbplus/lbplus/scsi"
 )
 
 // diskCmd makes and inspects ACB-4000 disk images (raw 512-byte blocks plus
@@ -55,57 +53,6 @@ replaced.`,
 	}
 	diskCmd.AddCommand(create, info)
 	rootCmd.AddCommand(diskCmd)
-
-	rf := runCmd.Flags()
-	rf.StringVar(&hdFlags.lun0, "hd0", "", "disk image `FILE` for the ACB-4000 at SCSI ID 0, LUN 0 (make one with lbplus disk create)")
-	rf.StringVar(&hdFlags.lun1, "hd0-lun1", "", "disk image for the ACB-4000's second drive (LUN 1)")
-	runAttach = append(runAttach, attachHD0)
-}
-
-var hdFlags struct{ lun0, lun1 string }
-
-// HD0ID is the SCSI ID `lbplus run --hd0` puts the ACB-4000 at.
-const HD0ID = 0
-
-// scsiBuses remembers the one 5380 and SCSI bus of each board, so every
-// device that `lbplus run` attaches (disk, tape) shares them. Use
-// runSCSIBus, never emu.Board.AttachNCR5380 directly, from a runAttach hook.
-var scsiBuses = map[*emu.Board]*scsi.Bus{}
-
-// runSCSIBus returns the board's SCSI bus, building its 5380 on first use.
-func runSCSIBus(b *emu.Board) *scsi.Bus {
-	if bus, ok := scsiBuses[b]; ok {
-		return bus
-	}
-	_, bus := b.AttachNCR5380()
-	scsiBuses[b] = bus
-	return bus
-}
-
-// attachHD0 opens the --hd0 images (locked for the life of the process; every
-// acknowledged WRITE is synced before GOOD, so no close is needed on exit)
-// and attaches the controller at SCSI ID 0.
-func attachHD0(b *emu.Board) error {
-	if hdFlags.lun0 == "" && hdFlags.lun1 == "" {
-		return nil
-	}
-	if hdFlags.lun0 == "" {
-		return fmt.Errorf("--hd0-lun1 %s needs --hd0 too", hdFlags.lun1)
-	}
-	d0, err := acb4000.Open(hdFlags.lun0, false)
-	if err != nil {
-		return err
-	}
-	var d1 *acb4000.Disk
-	if hdFlags.lun1 != "" {
-		if d1, err = acb4000.Open(hdFlags.lun1, false); err != nil {
-			d0.Close()
-			return err
-		}
-	}
-	ctl := acb4000.New(acb4000.DefaultParams(), d0, d1)
-	scsi.NewTarget(runSCSIBus(b), HD0ID, "acb4000", ctl, ctl.Timing())
-	return nil
 }
 
 func geometryNames() []string {

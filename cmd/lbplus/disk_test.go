@@ -8,8 +8,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/lbplus/lbplus/emu"
 )
 
 func TestDiskCreate(t *testing.T) {
@@ -42,28 +40,4 @@ func TestDiskCreate(t *testing.T) {
 	}
 	require.NoError(t, diskCreate(&out, filepath.Join(dir, "u.img"), "st125", 0, true))
 	assert.Contains(t, out.String(), "unformatted")
-}
-
-func TestAttachHD0(t *testing.T) {
-	dir := t.TempDir()
-	p := filepath.Join(dir, "hd0.img")
-	require.NoError(t, diskCreate(&bytes.Buffer{}, p, "st125", 3, false))
-	rom := make([]byte, 4096)
-	b, err := emu.New(emu.DefaultConfig(rom))
-	require.NoError(t, err)
-	defer func() { hdFlags.lun0, hdFlags.lun1 = "", "" }()
-
-	hdFlags.lun0, hdFlags.lun1 = "", filepath.Join(dir, "x.img")
-	assert.ErrorContains(t, attachHD0(b), "needs --hd0")
-
-	hdFlags.lun0, hdFlags.lun1 = filepath.Join(dir, "missing.img"), ""
-	assert.ErrorContains(t, attachHD0(b), "missing.img")
-
-	hdFlags.lun0 = p
-	require.NoError(t, attachHD0(b))
-	assert.Same(t, runSCSIBus(b), runSCSIBus(b), "one bus per board")
-	// The image is now locked: a second emulator cannot take it.
-	b2, err := emu.New(emu.DefaultConfig(rom))
-	require.NoError(t, err)
-	assert.ErrorContains(t, attachHD0(b2), "in use")
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -13,6 +15,7 @@ import (
 	"github.com/lbplus/lbplus/emu/console"
 	"github.com/lbplus/lbplus/roms/monitor"
 	"github.com/lbplus/lbplus/sched"
+	"github.com/lbplus/lbplus/scsi/scsidev"
 )
 
 // runSlice is how much simulated time the board runs between looks at the
@@ -20,10 +23,11 @@ import (
 // loop costs nothing next to the emulation.
 const runSlice = 10 * sched.Millisecond
 
-// runAttach lets other files of this command attach devices (a 5380 and
-// SCSI targets, floppies) to the board `lbplus run` builds: they add their
-// flags to runCmd in init and append a function here. Each runs after the
-// board is built and before it starts.
+// runAttach lets other files of this command act on the machine `lbplus
+// run` builds (observe its SCSI bus, say): they add their flags to runCmd in
+// init and append a function here. Each runs after the machine is built and
+// before it starts. Devices are not attached here: they are part of the
+// machine's configuration (runConfig).
 var runAttach []func(b *emu.Board) error
 
 // runAtExit lets a runAttach hook finish what it started (flush a trace
@@ -33,12 +37,23 @@ var runAttach []func(b *emu.Board) error
 var runAtExit []func() error
 
 var runFlags struct {
+	machine   string
 	rom       string
 	speed     string
 	console   string
 	waitOnDRQ bool
 	scsiID    int
+	scsi      []string // ID=TYPE[,OPTION...]:FILE[,FILE]
+	hd0, lun1 string   // shorthands: acb4000 at ID 0 (LUN 0, LUN 1)
+	tape      string   // shorthand: mcd403 at ID 1
 }
+
+// Where the shorthands put their devices: the ACB-4000 at SCSI ID 0 and the
+// MCD-403 at ID 1, BACKUP's defaults.
+const (
+	HD0ID  = 0
+	TapeID = 1
+)
 
 var runCmd = &cobra.Command{
 	Use:   "run",
@@ -46,13 +61,26 @@ var runCmd = &cobra.Command{
 	Long: `Boot the emulated Little Board/PLUS. DART channel A is the console: the
 terminal in raw mode (Ctrl-] quits) or, with --console tcp:PORT, a telnet
 client. --speed realtime paces the board to its real 4 MHz; max runs as fast
-as the host can.`,
+as the host can.
+
+The machine is described by --machine FILE (a TOML machine file: ROM,
+jumpers, SCSI devices by ID; see docs/machine.toml) and the flags, which
+override the file. --scsi ID=TYPE:FILE puts a device on the SCSI bus
+(repeatable; TYPE acb4000 or mcd403; acb4000 takes FILE,FILE for LUN 0 and
+LUN 1; options after the type: ro, geometry=NAME or CxHxS for a raw disk
+image without a sidecar). --hd0 and --tape are shorthands for
+--scsi 0=acb4000:FILE and --scsi 1=mcd403:FILE.`,
 	Args: cobra.NoArgs,
 	RunE: runBoard,
 }
 
 func init() {
 	f := runCmd.Flags()
+	f.StringVar(&runFlags.machine, "machine", "", "TOML machine `FILE` (ROM, jumpers, SCSI devices); flags override it")
+	f.StringArrayVar(&runFlags.scsi, "scsi", nil, "SCSI device `ID=TYPE:FILE` (repeatable), e.g. 0=acb4000:hd0.img or 3=mcd403:t.tape")
+	f.StringVar(&runFlags.hd0, "hd0", "", "disk image `FILE` for the ACB-4000 at SCSI ID 0, LUN 0 (make one with lbplus disk create)")
+	f.StringVar(&runFlags.lun1, "hd0-lun1", "", "disk image `FILE` for the ACB-4000's second drive (LUN 1)")
+	f.StringVar(&runFlags.tape, "tape", "", "cartridge image `FILE` for the MCD-403 at SCSI ID 1 (make one with lbplus tape create)")
 	f.StringVar(&runFlags.rom, "rom", "", "ROM image (4, 8, 16 or 32 KB) instead of the built-in monitor")
 	f.StringVar(&runFlags.speed, "speed", "realtime", "realtime (4 MHz) or max")
 	f.StringVar(&runFlags.console, "console", "stdio", "stdio or tcp:PORT")
@@ -79,37 +107,24 @@ func runBoard(cmd *cobra.Command, _ []string) (err error) {
 	default:
 		return fmt.Errorf("--speed %q: want realtime or max", runFlags.speed)
 	}
-	var rom []byte
-	name := "built-in monitor"
-	if runFlags.rom != "" {
-		var err error
-		if rom, err = emu.ReadROMFile(runFlags.rom); err != nil {
-			return err
-		}
-		name = runFlags.rom
-	} else {
-		var err error
-		if rom, err = monitor.Image(); err != nil {
-			return err
-		}
-	}
 	var out []byte
-	cfg := emu.DefaultConfig(rom)
-	cfg.ROMName = name
-	cfg.SCSIID = runFlags.scsiID
-	cfg.WaitOnDRQ = runFlags.waitOnDRQ
+	cfg, err := runConfig(cmd)
+	if err != nil {
+		return err
+	}
 	cfg.ConsoleOut = func(_ sched.Time, b byte) { out = append(out, b) }
 	board, err := emu.New(cfg)
 	if err != nil {
 		return err
 	}
+	defer board.Close()
 	for _, attach := range runAttach {
 		if err := attach(board); err != nil {
 			return err
 		}
 	}
 
-	port, err := console.Open(runFlags.console)
+	port, err := console.Open(cfg.Console)
 	if err != nil {
 		return err
 	}
@@ -159,4 +174,98 @@ func runBoard(cmd *cobra.Command, _ []string) (err error) {
 			}
 		}
 	}
+}
+
+// runConfig is the machine `lbplus run` builds: the --machine file (or the
+// defaults), then the flags given on the command line over it, then the
+// built-in monitor if nothing named a ROM.
+func runConfig(cmd *cobra.Command) (emu.Config, error) {
+	cfg := emu.DefaultConfig(nil)
+	if runFlags.machine != "" {
+		var err error
+		if cfg, err = emu.ReadMachineFile(runFlags.machine); err != nil {
+			return cfg, err
+		}
+	}
+	// Without a machine file every flag applies (its default is the
+	// default machine's); with one, only the flags given.
+	given := func(name string) bool { return runFlags.machine == "" || cmd.Flags().Changed(name) }
+	if given("rom") && runFlags.rom != "" {
+		rom, err := emu.ReadROMFile(runFlags.rom)
+		if err != nil {
+			return cfg, err
+		}
+		cfg.ROM, cfg.ROMName = rom, runFlags.rom
+	}
+	if given("scsi-id") {
+		cfg.SCSIID = runFlags.scsiID
+	}
+	if given("wait-on-drq") {
+		cfg.WaitOnDRQ = runFlags.waitOnDRQ
+	}
+	if given("console") || cfg.Console == "" {
+		cfg.Console = runFlags.console
+	}
+	for _, arg := range runFlags.scsi {
+		spec, err := parseSCSIFlag(arg)
+		if err != nil {
+			return cfg, err
+		}
+		cfg.SCSI = append(cfg.SCSI, spec)
+	}
+	if runFlags.lun1 != "" && runFlags.hd0 == "" {
+		return cfg, fmt.Errorf("--hd0-lun1 %s needs --hd0 too", runFlags.lun1)
+	}
+	if runFlags.hd0 != "" {
+		images := []string{runFlags.hd0}
+		if runFlags.lun1 != "" {
+			images = append(images, runFlags.lun1)
+		}
+		cfg.SCSI = append(cfg.SCSI, scsidev.Spec{ID: HD0ID, Type: "acb4000", Images: images})
+	}
+	if runFlags.tape != "" {
+		cfg.SCSI = append(cfg.SCSI, scsidev.Spec{ID: TapeID, Type: "mcd403", Images: []string{runFlags.tape}})
+	}
+	if cfg.ROM == nil {
+		rom, err := monitor.Image()
+		if err != nil {
+			return cfg, err
+		}
+		cfg.ROM, cfg.ROMName = rom, "built-in monitor"
+	}
+	return cfg, cfg.Validate()
+}
+
+// parseSCSIFlag reads one --scsi value: ID=TYPE[,OPTION...]:FILE[,FILE],
+// with the options ro and geometry=NAME.
+func parseSCSIFlag(arg string) (scsidev.Spec, error) {
+	var spec scsidev.Spec
+	bad := func(why string) error {
+		return fmt.Errorf("--scsi %q: %s (want ID=TYPE:FILE, e.g. 0=acb4000:hd0.img)", arg, why)
+	}
+	id, rest, ok := strings.Cut(arg, "=")
+	if !ok {
+		return spec, bad("no ID=")
+	}
+	n, err := strconv.Atoi(id)
+	if err != nil || n < 0 || n > 7 {
+		return spec, bad("the ID is a number 0-7")
+	}
+	kind, files, ok := strings.Cut(rest, ":")
+	if !ok || files == "" {
+		return spec, bad("no image FILE after the type")
+	}
+	opts := strings.Split(kind, ",")
+	spec = scsidev.Spec{ID: n, Type: opts[0], Images: strings.Split(files, ",")}
+	for _, o := range opts[1:] {
+		switch k, v, _ := strings.Cut(o, "="); k {
+		case "ro":
+			spec.ReadOnly = true
+		case "geometry":
+			spec.Geometry = v
+		default:
+			return spec, bad(fmt.Sprintf("unknown option %q (ro, geometry=NAME)", o))
+		}
+	}
+	return spec, nil
 }

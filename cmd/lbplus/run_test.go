@@ -6,6 +6,15 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/lbplus/lbplus/devices/acb4000"
+	"github.com/lbplus/lbplus/devices/image"
+	"github.com/lbplus/lbplus/devices/mcd403"
+	"github.com/lbplus/lbplus/emu"
+	"github.com/lbplus/lbplus/emu/console"
+	"github.com/lbplus/lbplus/roms/bootdemo"
+	"github.com/lbplus/lbplus/scsi/scsidev"
 )
 
 func TestRunRejectsBadInput(t *testing.T) {
@@ -28,5 +37,129 @@ func TestRunRejectsBadInput(t *testing.T) {
 			err := runBoard(runCmd, nil)
 			assert.ErrorContains(t, err, tt.want)
 		})
+	}
+}
+
+func TestParseSCSIFlag(t *testing.T) {
+	tests := []struct {
+		arg  string
+		want scsidev.Spec
+		err  string
+	}{
+		{"0=acb4000:hd0.img", scsidev.Spec{ID: 0, Type: "acb4000", Images: []string{"hd0.img"}}, ""},
+		{"0=acb4000:a.img,b.img", scsidev.Spec{ID: 0, Type: "acb4000", Images: []string{"a.img", "b.img"}}, ""},
+		{"3=mcd403,ro:t.tape", scsidev.Spec{ID: 3, Type: "mcd403", Images: []string{"t.tape"}, ReadOnly: true}, ""},
+		{"2=acb4000,geometry=st125:d.hda", scsidev.Spec{ID: 2, Type: "acb4000", Images: []string{"d.hda"}, Geometry: "st125"}, ""},
+		{"acb4000:x", scsidev.Spec{}, "no ID="},
+		{"9=acb4000:x", scsidev.Spec{}, "the ID is a number 0-7"},
+		{"0=acb4000", scsidev.Spec{}, "no image FILE"},
+		{"0=acb4000,fast:x", scsidev.Spec{}, `unknown option "fast"`},
+	}
+	for _, tt := range tests {
+		got, err := parseSCSIFlag(tt.arg)
+		if tt.err != "" {
+			assert.ErrorContains(t, err, tt.err, tt.arg)
+			assert.ErrorContains(t, err, tt.arg)
+			continue
+		}
+		require.NoError(t, err, tt.arg)
+		assert.Equal(t, tt.want, got, tt.arg)
+	}
+}
+
+// resetRunFlags puts the run flags back to their defaults after a test.
+func resetRunFlags(t *testing.T) {
+	t.Cleanup(func() {
+		runFlags.machine, runFlags.rom, runFlags.scsi = "", "", nil
+		runFlags.hd0, runFlags.lun1, runFlags.tape = "", "", ""
+		runFlags.speed, runFlags.console, runFlags.scsiID, runFlags.waitOnDRQ = "realtime", "stdio", 7, false
+		runCmd.Flags().Set("scsi-id", "7")
+		for _, f := range []string{"scsi-id", "console"} {
+			runCmd.Flags().Lookup(f).Changed = false
+		}
+	})
+}
+
+// The shorthands, --scsi and a machine file combine into one machine
+// configuration; flags given override the file.
+func TestRunConfig(t *testing.T) {
+	resetRunFlags(t)
+	dir := t.TempDir()
+	m := filepath.Join(dir, "m.toml")
+	require.NoError(t, os.WriteFile(m, []byte("scsi_id = 5\nconsole = \"tcp:2323\"\nwait_on_drq = true\n[[scsi]]\nid = 4\ntype = \"acb4000\"\nimages = [\"x.img\"]\n"), 0o644))
+
+	runFlags.hd0, runFlags.lun1, runFlags.tape = "a.img", "b.img", "t.tape"
+	runFlags.scsi = []string{"3=mcd403:u.tape"}
+	cfg, err := runConfig(runCmd)
+	require.NoError(t, err)
+	assert.Equal(t, "built-in monitor", cfg.ROMName)
+	assert.Equal(t, []scsidev.Spec{
+		{ID: 3, Type: "mcd403", Images: []string{"u.tape"}},
+		{ID: 0, Type: "acb4000", Images: []string{"a.img", "b.img"}},
+		{ID: 1, Type: "mcd403", Images: []string{"t.tape"}},
+	}, cfg.SCSI)
+
+	runFlags.machine, runFlags.hd0, runFlags.lun1, runFlags.tape, runFlags.scsi = m, "", "", "", nil
+	cfg, err = runConfig(runCmd)
+	require.NoError(t, err)
+	assert.Equal(t, 5, cfg.SCSIID, "from the file: --scsi-id was not given")
+	assert.Equal(t, "tcp:2323", cfg.Console)
+	assert.True(t, cfg.WaitOnDRQ)
+	require.NoError(t, runCmd.Flags().Set("scsi-id", "6"))
+	runFlags.scsi = []string{"4=mcd403:t.tape"}
+	_, err = runConfig(runCmd)
+	assert.ErrorContains(t, err, "SCSI ID 4 is given twice")
+	runFlags.scsi = nil
+	cfg, err = runConfig(runCmd)
+	require.NoError(t, err)
+	assert.Equal(t, 6, cfg.SCSIID, "the flag given overrides the file")
+
+	runFlags.machine, runFlags.lun1 = "", "b.img"
+	_, err = runConfig(runCmd)
+	assert.ErrorContains(t, err, "--hd0-lun1 b.img needs --hd0 too")
+}
+
+// The acceptance test of the machine: two ACB-4000s and a tape on one bus
+// (`lbplus run --scsi 0=acb4000:a.img --scsi 1=acb4000:b.img --scsi
+// 3=mcd403:t.img`); the monitor boots, reads block 0 of both disks, and
+// each boot block reports its target.
+func TestRunTwoDisksAndTape(t *testing.T) {
+	resetRunFlags(t)
+	dir := t.TempDir()
+	blk, err := bootdemo.Block()
+	require.NoError(t, err)
+	g := acb4000.Geometry{Name: "small", Cylinders: 4, Heads: 2, Sectors: 17, SectorSize: 512}
+	for _, n := range []string{"a.img", "b.img"} {
+		p := filepath.Join(dir, n)
+		require.NoError(t, acb4000.Create(p, g, true, 3))
+		var m acb4000.Meta
+		f, err := image.Open(p, &m, false)
+		require.NoError(t, err)
+		require.NoError(t, f.WriteBlock(0, blk))
+		require.NoError(t, f.Close())
+	}
+	require.NoError(t, mcd403.Create(filepath.Join(dir, "t.img"), 3))
+	runFlags.scsi = []string{"0=acb4000:" + filepath.Join(dir, "a.img"), "1=acb4000:" + filepath.Join(dir, "b.img"), "3=mcd403:" + filepath.Join(dir, "t.img")}
+	cfg, err := runConfig(runCmd)
+	require.NoError(t, err)
+	tr := &console.Transcript{}
+	cfg.ConsoleOut = tr.Out
+	b, err := emu.New(cfg)
+	require.NoError(t, err)
+	defer b.Close()
+	ty := &console.Typist{B: b, T: tr}
+	require.NoError(t, ty.WaitFor("Any key: monitor\r\n"))
+	require.NoError(t, ty.Type(" ")) // the monitor, not the automatic boot
+	require.NoError(t, ty.WaitFor("> "))
+	for _, id := range []string{"0", "1"} {
+		require.NoError(t, ty.Type("B"+id+"\r"))
+		require.NoError(t, ty.WaitFor(bootdemo.Message+id+"\r\n> "), "target %s boots", id)
+	}
+	for id, want := range map[int]uint64{0: 1, 1: 1, 3: 0} {
+		st := b.SCSIDevice(id)
+		require.NotNil(t, st, "ID %d", id)
+		if c, ok := st.(*acb4000.Controller); ok {
+			assert.Equal(t, want, c.Stats.SectorsRead, "ID %d reads its block 0", id)
+		}
 	}
 }

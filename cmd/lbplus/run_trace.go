@@ -26,8 +26,8 @@ func init() {
 	runAttach = append(runAttach, attachBusTrace)
 }
 
-// attachBusTrace creates the trace files and observes the board's SCSI bus
-// (building the 5380 if no device has yet). The files are finished by
+// attachBusTrace creates the trace files and observes the board's SCSI bus.
+// The files are finished by
 // runAtExit: the VCD gets its closing timestamp, both are flushed.
 func attachBusTrace(b *emu.Board) error {
 	if traceFlags.vcd == "" && traceFlags.text == "" {
@@ -36,7 +36,7 @@ func attachBusTrace(b *emu.Board) error {
 	if traceFlags.vcd != "" && traceFlags.vcd == traceFlags.text {
 		return fmt.Errorf("--vcd and --trace both name %s: give two files", traceFlags.vcd)
 	}
-	bus := runSCSIBus(b)
+	bus := b.SCSIBus()
 	if traceFlags.vcd != "" {
 		f, err := os.Create(traceFlags.vcd)
 		if err != nil {

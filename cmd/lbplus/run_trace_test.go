@@ -56,10 +56,10 @@ func TestRunBootsHD0WithBusTraces(t *testing.T) {
 
 	vcd, txt := filepath.Join(dir, "bus.vcd"), filepath.Join(dir, "bus.txt")
 	runFlags.rom, runFlags.speed, runFlags.console, runFlags.scsiID = "", "max", "stdio", 7
-	hdFlags.lun0, hdFlags.lun1 = img, ""
+	runFlags.hd0, runFlags.lun1 = img, ""
 	traceFlags.vcd, traceFlags.text = vcd, txt
 	t.Cleanup(func() {
-		hdFlags.lun0, traceFlags.vcd, traceFlags.text = "", "", ""
+		runFlags.hd0, traceFlags.vcd, traceFlags.text = "", "", ""
 	})
 
 	// The terminal: stdin and stdout of the process, as pipes.

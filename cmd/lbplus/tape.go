@@ -8,7 +8,6 @@ import (
 
 	"github.com/lbplus/lbplus/devices/image"
 	"github.com/lbplus/lbplus/devices/mcd403"
-	"github.com/lbplus/lbplus/emu"
 )
 
 // tapeCmd makes and inspects MCD-403 cartridge images (4848 raw 8 KB blocks
@@ -17,12 +16,6 @@ var tapeCmd = &cobra.Command{
 	Use:   "tape",
 	Short: "Make and inspect MCD-403 tape cartridge images",
 }
-
-// TapeID is the SCSI ID `lbplus run --tape` puts the MCD-403 at (BACKUP's
-// default).
-const TapeID = 1
-
-var tapeFlags struct{ path string }
 
 func init() {
 	var (
@@ -57,23 +50,6 @@ BLANK CHECK, or as zeros with --zeros. An existing FILE is never replaced.`,
 	}
 	tapeCmd.AddCommand(create, info)
 	rootCmd.AddCommand(tapeCmd)
-
-	runCmd.Flags().StringVar(&tapeFlags.path, "tape", "", "cartridge image `FILE` for the MCD-403 at SCSI ID 1 (make one with lbplus tape create)")
-	runAttach = append(runAttach, attachTape)
-}
-
-// attachTape opens the --tape image (locked for the life of the process;
-// every acknowledged WRITE is synced before GOOD) and attaches the drive.
-func attachTape(b *emu.Board) error {
-	if tapeFlags.path == "" {
-		return nil
-	}
-	t, err := mcd403.Open(tapeFlags.path, false)
-	if err != nil {
-		return err
-	}
-	mcd403.Attach(runSCSIBus(b), TapeID, mcd403.DefaultParams(), t)
-	return nil
 }
 
 func tapeCreate(w io.Writer, path string, interleave int, zeros, writeProtect bool) error {

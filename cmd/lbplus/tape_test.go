@@ -9,7 +9,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/lbplus/lbplus/devices/mcd403"
-	"github.com/lbplus/lbplus/emu"
 )
 
 func TestTapeCreate(t *testing.T) {
@@ -30,16 +29,4 @@ func TestTapeCreate(t *testing.T) {
 	require.NoError(t, tapeCreate(&out, filepath.Join(dir, "c.tape"), 3, true, true))
 	assert.Contains(t, out.String(), "write-protected")
 	assert.ErrorContains(t, tapeInfo(&out, filepath.Join(dir, "missing.tape")), "missing.tape")
-}
-
-func TestRunTapeFlagAttaches(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "a.tape")
-	require.NoError(t, mcd403.Create(path, 3))
-	b, err := emu.New(emu.DefaultConfig(make([]byte, 4096)))
-	require.NoError(t, err)
-	tapeFlags.path = path
-	defer func() { tapeFlags.path = "" }()
-	require.NoError(t, attachTape(b))
-	_, err = mcd403.Open(path, false)
-	assert.Error(t, err, "the run holds the image's lock")
 }

@@ -79,6 +79,9 @@ type Channel struct {
 
 	// trigPeriod > 0: CLK/TRG is a free-running square wave of that period.
 	trigPeriod sched.Time
+	// fedBy: CLK/TRG is another channel's ZC/TO (Cascade); feeds is the
+	// channel this one's ZC/TO drives.
+	fedBy, feeds *Channel
 
 	pendingTC int // time constant written while running, loaded at next ZC
 	zcEvent   *sched.Event
@@ -131,6 +134,16 @@ func (c *CTC) Reset() {
 // SetTriggerClock declares that channel n's CLK/TRG input is a free-running
 // clock of the given period (2 MHz for channels 0 and 1 on the board).
 func (c *CTC) SetTriggerClock(n int, period sched.Time) { c.ch[n].trigPeriod = period }
+
+// Cascade wires channel src's ZC/TO output to channel dst's CLK/TRG input
+// (a board jumper), so dst counts src's zero counts: one long timer. While
+// src runs periodically, dst is clocked like a periodic CLK/TRG whose edges
+// are src's zero counts; otherwise each zero count src reaches is a pulse on
+// dst's input.
+func (c *CTC) Cascade(src, dst int) {
+	c.ch[src].feeds = &c.ch[dst]
+	c.ch[dst].fedBy = &c.ch[src]
+}
 
 // Channel returns channel n (0-3).
 func (c *CTC) Channel(n int) *Channel { return &c.ch[n] }
@@ -226,7 +239,7 @@ func (ch *Channel) loadTC(v int, now sched.Time) {
 	ch.tc = v
 	if ch.ctrl&ctlCounter == 0 && ch.ctrl&ctlTrigger != 0 {
 		ch.waitTrg = true
-		if ch.trigPeriod > 0 {
+		if ch.periodicInput() {
 			ch.waitTrg = false
 			ch.start(now, ch.nextEdge(now))
 		}
@@ -235,8 +248,27 @@ func (ch *Channel) loadTC(v int, now sched.Time) {
 	ch.start(now, now)
 }
 
+// periodicInput reports whether CLK/TRG is a periodic clock now: a
+// declared one, or a cascaded channel that runs periodically.
+func (ch *Channel) periodicInput() bool {
+	return ch.trigPeriod > 0 || ch.fedBy != nil && ch.fedBy.ZCPeriod() > 0
+}
+
+// inputPeriod is the period of a periodic CLK/TRG.
+func (ch *Channel) inputPeriod() sched.Time {
+	if ch.fedBy != nil {
+		return ch.fedBy.ZCPeriod()
+	}
+	return ch.trigPeriod
+}
+
 // nextEdge is the first active edge of a periodic CLK/TRG strictly after t.
+// A cascaded input's edges are the feeding channel's zero counts; [A] its
+// ZC/TO pulse is taken as one instant for both edge polarities.
 func (ch *Channel) nextEdge(t sched.Time) sched.Time {
+	if ch.fedBy != nil {
+		return ch.fedBy.PulseAfter(t, 1)
+	}
 	p := ch.trigPeriod
 	off := sched.Time(0)
 	if ch.ctrl&ctlRising == 0 {
@@ -261,8 +293,8 @@ func (ch *Channel) start(now, origin sched.Time) {
 		}
 		ch.period = pre * sched.TState
 		ch.first = origin + ch.period
-	case ch.trigPeriod > 0:
-		ch.period = ch.trigPeriod
+	case ch.periodicInput():
+		ch.period = ch.inputPeriod()
 		ch.first = ch.nextEdge(now)
 	default:
 		ch.period = 0 // counting Trigger edges
@@ -332,6 +364,12 @@ func (ch *Channel) onZCEvent(now sched.Time) {
 }
 
 func (ch *Channel) zeroCount(now sched.Time) {
+	if ch.feeds != nil && ch.period == 0 {
+		// An aperiodic zero count is one pulse on the cascaded input; a
+		// periodic one is already in the fed channel's timing (retime).
+		ch.c.Trigger(ch.feeds.num, true)
+		ch.c.Trigger(ch.feeds.num, false)
+	}
 	if ch.c.OnZC != nil {
 		ch.c.OnZC(ch.num, now)
 	}
@@ -342,9 +380,41 @@ func (ch *Channel) zeroCount(now sched.Time) {
 }
 
 func (c *CTC) output(n int) {
+	if f := c.ch[n].feeds; f != nil {
+		f.retime(c.s.Now())
+	}
 	if c.OnOutputChange != nil {
 		c.OnOutputChange(n)
 	}
+}
+
+// retime follows a change of the feeding channel's pulse train: a counter
+// keeps its count and takes its next decrements from the new train; a timer
+// waiting for its trigger starts at the first pulse.
+func (ch *Channel) retime(now sched.Time) {
+	if ch.waitTrg {
+		if ch.periodicInput() {
+			ch.waitTrg = false
+			ch.start(now, ch.nextEdge(now))
+		}
+		return
+	}
+	if !ch.running || ch.ctrl&ctlCounter == 0 {
+		return
+	}
+	rem := ch.extCount // decrements left to the next zero count
+	if ch.period != 0 {
+		rem = ch.tc - int(ch.decrements(now)%int64(ch.tc))
+	}
+	if ch.periodicInput() {
+		ch.period = ch.inputPeriod()
+		ch.first = ch.nextEdge(now) - sched.Time(ch.tc-rem)*ch.period
+	} else {
+		ch.period = 0
+		ch.extCount = rem
+	}
+	ch.reschedule(now)
+	ch.c.output(ch.num)
 }
 
 func (c *CTC) notifyINT() {

@@ -169,3 +169,53 @@ func TestVectorOnlyOnChannel0(t *testing.T) {
 	s.Advance(16 * sched.TState)
 	assert.Equal(t, uint8(0x88|2<<1), c.Acknowledge())
 }
+
+// ZC/TO2 -> CLK/TRG3 (Cascade): channel 3 in counter mode counts channel 2's
+// zero counts, so the pair is one long timer. Its zero counts fall exactly
+// on every tc3-th zero count of channel 2, also across a change of channel
+// 2's time constant, and while channel 2 is fed aperiodic trigger edges.
+func TestCascadeTO2ToTRG3(t *testing.T) {
+	s, c := newBoardCTC()
+	c.Cascade(2, 3)
+	var zc3 []sched.Time
+	c.OnZC = func(ch int, now sched.Time) {
+		if ch == 3 {
+			zc3 = append(zc3, now)
+		}
+	}
+	c.Write(2, 0x07) // timer, prescaler 16, TC follows, reset
+	c.Write(2, 10)   // ZC/TO2 every 160 T
+	p2 := 160 * sched.TState
+	c.Write(3, 0xC7) // interrupt, counter, TC follows, reset
+	c.Write(3, 5)
+	ch3 := c.Channel(3)
+	assert.Equal(t, 5*p2, ch3.ZCPeriod())
+	s.Advance(p2*2 + 1)
+	assert.Equal(t, uint8(3), c.Read(3), "two of channel 2's zero counts so far")
+	s.Advance(5*p2 + 1)
+	require.Equal(t, []sched.Time{5 * p2}, zc3)
+
+	// Channel 2 slows to 320 T mid-count: the new constant loads at its
+	// next zero count (6*p2); channel 3 keeps its count and takes the
+	// slower train from there.
+	c.Write(2, 0x05) // timer, prescaler 16, TC follows, no reset
+	c.Write(2, 20)
+	s.Advance(7*p2 + 1)
+	assert.Equal(t, uint8(4), c.Read(3), "one zero count at 6*p2; the next is at 8*p2")
+	want := 6*p2 + 4*2*p2 // four more zero counts of the 320 T train
+	s.Advance(want + 1)
+	require.Equal(t, []sched.Time{5 * p2, want}, zc3)
+
+	// Channel 2 counting aperiodic trigger edges: every second edge is a
+	// zero count and one pulse on channel 3's input.
+	c.Write(2, 0x57) // counter, rising edge, TC follows, reset
+	c.Write(2, 2)
+	s.Advance(want + 2)
+	assert.Equal(t, sched.Time(0), ch3.ZCPeriod(), "channel 3 follows an aperiodic input")
+	n := c.Read(3)
+	for range 2 {
+		c.Trigger(2, true)
+		c.Trigger(2, false)
+	}
+	assert.Equal(t, n-1, c.Read(3), "two edges on TRG2, one zero count, one count on channel 3")
+}

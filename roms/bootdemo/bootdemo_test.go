@@ -15,7 +15,7 @@ import (
 	"github.com/lbplus/lbplus/emu/console"
 	"github.com/lbplus/lbplus/roms/bootdemo"
 	"github.com/lbplus/lbplus/roms/monitor"
-	"github.com/lbplus/lbplus/scsi"
+	"github.com/lbplus/lbplus/scsi/scsidev"
 )
 
 // small keeps the test images tiny; the monitor only ever reads block 0.
@@ -61,14 +61,13 @@ func disk(t *testing.T, formatted bool, boot []byte) string {
 }
 
 type setup struct {
-	noSCSI bool   // no 5380 on the board
-	id     int    // the ACB-4000's SCSI ID
-	image  string // "" = no disk attached
+	id    int    // the ACB-4000's SCSI ID
+	image string // "" = no disk attached
 }
 
-// boot builds the board with the boot ROM, enters the monitor, and the setup's SCSI devices,
-// types cmd at the prompt and returns what the console shows from the
-// command line up to the next prompt, and the board.
+// boot builds the machine with the boot ROM and the setup's SCSI devices,
+// enters the monitor, types cmd at the prompt and returns what the console
+// shows from the command line up to the next prompt, and the board.
 func boot(t *testing.T, su setup, cmd string) (string, *emu.Board) {
 	t.Helper()
 	rom, err := monitor.Image()
@@ -76,18 +75,12 @@ func boot(t *testing.T, su setup, cmd string) (string, *emu.Board) {
 	tr := &console.Transcript{}
 	cfg := emu.DefaultConfig(rom)
 	cfg.ConsoleOut = tr.Out
+	if su.image != "" {
+		cfg.SCSI = []scsidev.Spec{{ID: su.id, Type: "acb4000", Images: []string{su.image}}}
+	}
 	b, err := emu.New(cfg)
 	require.NoError(t, err)
-	if !su.noSCSI {
-		_, bus := b.AttachNCR5380()
-		if su.image != "" {
-			d, err := acb4000.Open(su.image, false)
-			require.NoError(t, err)
-			t.Cleanup(func() { d.Close() })
-			ctl := acb4000.New(acb4000.DefaultParams(), d, nil)
-			scsi.NewTarget(bus, su.id, "acb4000", ctl, ctl.Timing())
-		}
-	}
+	t.Cleanup(func() { b.Close() })
 	ty := &console.Typist{B: b, T: tr}
 	require.NoError(t, ty.WaitFor("Any key: monitor\r\n"))
 	require.NoError(t, ty.Type(" ")) // the monitor, not the automatic boot
@@ -113,7 +106,6 @@ func TestMonitorBootsFromSCSI(t *testing.T) {
 		{"target 3", setup{id: 3, image: good}, "b 3", "Boot SCSI target 3\r\n" + bootdemo.Message + "3\r\n> ", ""},
 		{"nobody at the ID", setup{id: 0, image: good}, "B5", "Boot SCSI target 5\r\nSCSI 5: no answer to selection\r\n> ", ""},
 		{"own ID", setup{id: 0, image: good}, "B7", "Boot SCSI target 7\r\nSCSI 7: that is the initiator's own ID (port 29h)\r\n> ", ""},
-		{"no 5380", setup{noSCSI: true}, "B0", "Boot SCSI target 0\r\nSCSI 0: no NCR 5380 at 20h\r\n> ", ""},
 		{"blank disk", setup{id: 0, image: disk(t, true, nil)}, "B0", "Boot SCSI target 0\r\nSCSI 0: block 0 is not a boot block\r\n> ", ""},
 		// An unformatted drive fails the READ with CHECK CONDITION; the
 		// monitor asks REQUEST SENSE and shows the controller's four bytes:

@@ -54,7 +54,7 @@ func TestValidate(t *testing.T) {
 
 func pattern(lba, i int) byte { return byte(lba*13+i) ^ byte(i>>8) }
 
-func openDisk(t *testing.T, il int) *acb4000.Disk {
+func openDisk(t *testing.T, il int) string {
 	path := filepath.Join(t.TempDir(), "hd.img")
 	require.NoError(t, acb4000.Create(path, acb4000.ST125, true, il))
 	f, err := os.OpenFile(path, os.O_WRONLY, 0)
@@ -66,10 +66,7 @@ func openDisk(t *testing.T, il int) *acb4000.Disk {
 	_, err = f.WriteAt(blk, 0)
 	require.NoError(t, err)
 	require.NoError(t, f.Close())
-	d, err := acb4000.Open(path, false)
-	require.NoError(t, err)
-	t.Cleanup(func() { d.Close() })
-	return d
+	return path
 }
 
 // The program reads 8 KB on the emulated board: the bytes arrive, the CTC
@@ -120,9 +117,7 @@ func TestRunWrapsBuffer(t *testing.T) {
 	_, err = f.WriteAt(blk, 0)
 	require.NoError(t, err)
 	require.NoError(t, f.Close())
-	d, err := acb4000.Open(path, false)
-	require.NoError(t, err)
-	defer d.Close()
+	d := path
 	p := Defaults()
 	p.Reads = 10
 	res, err := Run(prog, d, acb4000.DefaultParams(), p, false)

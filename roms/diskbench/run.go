@@ -6,9 +6,9 @@ import (
 
 	"github.com/lbplus/lbplus/devices/acb4000"
 	"github.com/lbplus/lbplus/emu"
-	"github.com/lbplus/lbplus/ncr5380"
 	"github.com/lbplus/lbplus/sched"
 	"github.com/lbplus/lbplus/scsi"
+	"github.com/lbplus/lbplus/scsi/scsidev"
 )
 
 // HostID is the board's SCSI ID (jumpers).
@@ -56,9 +56,9 @@ func (r Result) Steady(readsPerChunk int) (bus, ctc sched.Time, err error) {
 	return (r.EndBus[z] - r.EndBus[a]) / n, (r.EndCTC[z] - r.EndCTC[a]) / n, nil
 }
 
-// Run boots a fresh board with disk on SCSI ID p.Target, runs DISKBENCH
-// with p and returns its measurements. The disk is not closed.
-func Run(prog *Program, disk *acb4000.Disk, dp acb4000.Params, p Params, waitOnDRQ bool) (Result, error) {
+// Run boots a fresh board with the disk image at diskPath on SCSI ID
+// p.Target, runs DISKBENCH with p and returns its measurements.
+func Run(prog *Program, diskPath string, dp acb4000.Params, p Params, waitOnDRQ bool) (Result, error) {
 	var res Result
 	if err := p.Validate(); err != nil {
 		return res, err
@@ -67,14 +67,14 @@ func Run(prog *Program, disk *acb4000.Disk, dp acb4000.Params, p Params, waitOnD
 	cfg.ROMName = "diskbench boot stub"
 	cfg.SCSIID = HostID
 	cfg.WaitOnDRQ = waitOnDRQ
+	cfg.SCSI = []scsidev.Spec{{ID: int(p.Target), Type: "acb4000", Images: []string{diskPath}, Params: dp}}
 	b, err := emu.New(cfg)
 	if err != nil {
 		return res, err
 	}
-	bus := scsi.NewBus(b.Sched())
-	b.AttachSCSI(ncr5380.New(b.Sched(), bus, "ncr5380"))
-	ctl := acb4000.New(dp, disk, nil)
-	scsi.NewTarget(bus, int(p.Target), "acb4000", ctl, ctl.Timing())
+	defer b.Close()
+	bus := b.SCSIBus()
+	ctl := b.SCSIDevice(int(p.Target)).(*acb4000.Controller)
 
 	// The scope: remember when each selection starts and each bus free.
 	var sels, frees []sched.Time

@@ -20,9 +20,7 @@ var head = acb4000.Geometry{Name: "st125-head", Cylinders: 2, Heads: 4, Sectors:
 func meanScope(t *testing.T, prog *Program, il int, p Params, samples int) float64 {
 	path := filepath.Join(t.TempDir(), "hd.img")
 	require.NoError(t, acb4000.Create(path, head, true, il))
-	d, err := acb4000.Open(path, false)
-	require.NoError(t, err)
-	defer d.Close()
+	d := path
 	dp := acb4000.DefaultParams()
 	var sum float64
 	for j := range samples {

@@ -18,18 +18,15 @@ import (
 // three periods are measured, and 64 blocks stay on cylinder 0 (no seek).
 const steadyChunks = 4
 
-func headDisk(t *testing.T, il int) *acb4000.Disk {
+func headDisk(t *testing.T, il int) string {
 	path := filepath.Join(t.TempDir(), "hd.img")
 	require.NoError(t, acb4000.Create(path, head, true, il))
-	d, err := acb4000.Open(path, false)
-	require.NoError(t, err)
-	t.Cleanup(func() { d.Close() })
-	return d
+	return path
 }
 
 // steady runs sequential 8 KB chunks as READs of readSecs blocks and returns
 // the steady-state time per chunk on the bus and by the CTC.
-func steady(t *testing.T, prog *Program, d *acb4000.Disk, dp acb4000.Params, readSecs int) (bus, ctc sched.Time) {
+func steady(t *testing.T, prog *Program, d string, dp acb4000.Params, readSecs int) (bus, ctc sched.Time) {
 	p := Defaults()
 	per := 16 / readSecs
 	p.ReadSecs, p.Reads = readSecs, steadyChunks*per

@@ -76,7 +76,7 @@ func newBootRig(t *testing.T, id int, fdc emu.FDC) *bootRig {
 	cfg.ConsoleOut = r.tr.Out
 	r.b, err = emu.New(cfg)
 	require.NoError(t, err)
-	_, r.bus = r.b.AttachNCR5380()
+	r.bus = r.b.SCSIBus()
 	if fdc != nil {
 		r.b.AttachFDC(fdc)
 	}

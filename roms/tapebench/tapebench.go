@@ -38,6 +38,7 @@ import (
 	"github.com/lbplus/lbplus/roms/scsilib"
 	"github.com/lbplus/lbplus/sched"
 	"github.com/lbplus/lbplus/scsi"
+	"github.com/lbplus/lbplus/scsi/scsidev"
 )
 
 //go:embed tapebench.asm
@@ -213,21 +214,9 @@ func Run(s Setup, o Options) (Result, error) {
 	if err := mcd403.Create(path, s.Interleave); err != nil {
 		return res, err
 	}
-	tape, err := mcd403.Open(path, false)
-	if err != nil {
-		return res, err
-	}
 	if s.Read {
-		blk := make([]byte, p.BlockSize)
-		for i := range blk {
-			a := int(prog.Buffer) + i
-			blk[i] = byte(a) ^ byte(a>>8)
-		}
-		for n := 0; n < s.Blocks; n++ {
-			if err := tape.WriteBlock(n, blk); err != nil {
-				tape.Close()
-				return res, err
-			}
+		if err := writeBlocks(path, prog.Buffer, s.Blocks, p.BlockSize); err != nil {
+			return res, err
 		}
 	}
 
@@ -235,14 +224,14 @@ func Run(s Setup, o Options) (Result, error) {
 	cfg.ROMName = "tapebench boot stub"
 	cfg.SCSIID = HostID
 	cfg.WaitOnDRQ = o.WaitOnDRQ
+	cfg.SCSI = []scsidev.Spec{{ID: TapeID, Type: "mcd403", Images: []string{path}, Params: p}}
 	b, err := emu.New(cfg)
 	if err != nil {
-		tape.Close()
 		return res, err
 	}
-	chip, bus := b.AttachNCR5380()
-	drive, _ := mcd403.Attach(bus, TapeID, p, tape)
-	defer drive.Close()
+	defer b.Close()
+	chip, bus := b.NCR5380(), b.SCSIBus()
+	drive := b.SCSIDevice(TapeID).(*mcd403.Drive)
 	chip.Trace = func(now sched.Time, ev string) {
 		if ev == "DACK write overwrote ODR" && res.LostByte < 0 {
 			res.LostByte = drive.BytesReceived()
@@ -292,6 +281,28 @@ func Run(s Setup, o Options) (Result, error) {
 		res.Failed = fmt.Sprintf("no result within %v of simulated time (%d blocks done)", limit, r.Done)
 	}
 	return res, nil
+}
+
+// writeBlocks writes blocks 0..n-1 of the cartridge at path with the bytes
+// a write run would have left: each byte of the buffer at address buf is
+// the low and high bytes of its address XORed.
+func writeBlocks(path string, buf uint16, n, size int) error {
+	tape, err := mcd403.Open(path, false)
+	if err != nil {
+		return err
+	}
+	blk := make([]byte, size)
+	for i := range blk {
+		a := int(buf) + i
+		blk[i] = byte(a) ^ byte(a>>8)
+	}
+	for b := 0; b < n; b++ {
+		if err := tape.WriteBlock(b, blk); err != nil {
+			tape.Close()
+			return err
+		}
+	}
+	return tape.Close()
 }
 
 // traceLine writes an event in scsi.TextTrace's time format, so events and

@@ -1,0 +1,50 @@
+package acb4000
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/lbplus/lbplus/scsi"
+	"github.com/lbplus/lbplus/scsi/scsidev"
+)
+
+// Type is the ACB-4000 as a machine configuration names it: "acb4000",
+// with one image per drive (LUN 0, optionally LUN 1). Spec.Params may be a
+// Params.
+var Type = scsidev.Type{Name: "acb4000", Attach: attach}
+
+func attach(bus *scsi.Bus, s scsidev.Spec) (scsidev.Device, error) {
+	p, err := scsidev.ParamsOf(s, DefaultParams())
+	if err != nil {
+		return nil, err
+	}
+	if len(s.Images) == 0 || len(s.Images) > 2 {
+		return nil, fmt.Errorf("SCSI ID %d: the ACB-4000 takes one or two disk images (LUN 0, LUN 1), got %d", s.ID, len(s.Images))
+	}
+	if s.Geometry != "" {
+		return nil, fmt.Errorf("SCSI ID %d: geometry %q: raw disk images without a sidecar are not supported yet", s.ID, s.Geometry)
+	}
+	var disks [2]*Disk
+	for i, path := range s.Images {
+		if disks[i], err = Open(path, s.ReadOnly); err != nil {
+			for _, d := range disks[:i] {
+				d.Close()
+			}
+			return nil, err
+		}
+	}
+	ctl := New(p, disks[0], disks[1])
+	scsi.NewTarget(bus, s.ID, "acb4000", ctl, ctl.Timing())
+	return ctl, nil
+}
+
+// Close closes the controller's disk images.
+func (c *Controller) Close() error {
+	var errs []error
+	for _, d := range c.drives {
+		if d != nil {
+			errs = append(errs, d.disk.Close())
+		}
+	}
+	return errors.Join(errs...)
+}
