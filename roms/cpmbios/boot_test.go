@@ -18,8 +18,8 @@ import (
 	"github.com/lbplus/lbplus/roms/cpm"
 	"github.com/lbplus/lbplus/roms/cpmbios"
 	"github.com/lbplus/lbplus/roms/monitor"
-	"github.com/lbplus/lbplus/scsi"
 	"github.com/lbplus/lbplus/sched"
+	"github.com/lbplus/lbplus/scsi/scsidev"
 )
 
 // standIn takes the CCP+BDOS's place to exercise the BIOS through its
@@ -224,14 +224,10 @@ func bootDisk(t *testing.T, path string) *rig {
 	r := &rig{tr: &console.Transcript{}}
 	cfg := emu.DefaultConfig(rom)
 	cfg.ConsoleOut = r.tr.Out
+	cfg.SCSI = []scsidev.Spec{{ID: 0, Type: "acb4000", Images: []string{path}}}
 	r.b, err = emu.New(cfg)
 	require.NoError(t, err)
-	_, bus := r.b.AttachNCR5380()
-	d, err := acb4000.Open(path, false)
-	require.NoError(t, err)
-	t.Cleanup(func() { d.Close() })
-	ctl := acb4000.New(acb4000.DefaultParams(), d, nil)
-	scsi.NewTarget(bus, 0, "acb4000", ctl, ctl.Timing())
+	t.Cleanup(func() { r.b.Close() })
 	r.ty = &console.Typist{B: r.b, T: r.tr, Limit: 20 * sched.Second}
 	return r
 }
