@@ -66,10 +66,49 @@ type command struct {
 	// bytes waiting in the FIFO.
 	received, stored, fifo int
 	draining, reqPending   bool
-	complete               bool                         // the block is whole in the buffer
-	completeAt             sched.Time                   // when it became whole
-	sending                bool                         // DATA IN of a read block running
-	onByte                 func(now sched.Time, b byte) // DATA OUT byte callback
+	complete               bool       // the block is whole in the buffer
+	completeAt             sched.Time // when it became whole
+	sending                bool       // DATA IN of a read block running
+	drainN                 int        // bytes of the chunk being copied
+}
+
+// Continuations of the drive's bytes on the bus (scsi.Cont.Op).
+const (
+	kSend      = 1 // sendBytes: Arg = index of the byte sent
+	kReceive   = 2 // receiveBytes
+	kBlockByte = 3 // a DATA OUT byte of a WRITE block
+	kBlockSent = 4 // a DATA IN byte of a READ block: Arg = its index
+)
+
+// What follows the parameter bytes of receiveBytes.
+const thenModeSelect = 1
+
+// events are the drive's own steps, owned and named so that a pending one
+// can be saved; the values they act on are fields of the drive (pend).
+type events struct {
+	command, status, rewound, unloaded, loaded    sched.Event
+	plan, positioned, backedUp, deadline, launch  sched.Event
+	slot, written, verified, read, checked, chunk sched.Event
+	idle                                          sched.Event
+}
+
+// pend holds the arguments of the pending events and of the short
+// transfers, as values.
+type pend struct {
+	lun    int
+	cdb    []byte
+	status byte
+
+	out  []byte // sendBytes
+	in   []byte // receiveBytes
+	inN  int
+	then uint8
+
+	deadlineB, launchB, slotB, writtenB, readB, checkedB int
+	deadlineOp, launchOp, slotOp                         op
+	deadlineSlot                                         sched.Time
+	launchAt                                             position
+	checkedFail, checkedBlank                            bool
 }
 
 // Drive is the MCD-403 as a scsi.Device.
@@ -99,21 +138,20 @@ type Drive struct {
 
 	cmd   *command
 	sense sense
-	evs   map[*sched.Event]struct{}
+	ev    events
+	pend  pend
 	plan1 *sched.Event // pending plan/deadline/launch event
 	idle  *sched.Event // pending IdleStop
 
 	stats Stats
 
-	// Trace, if set, is told of the drive's decisions (command start, FIFO
-	// full, block complete, deadline missed, launch, slot read or write,
-	// reset), for bus traces and debuggers.
-	Trace func(now sched.Time, event string)
+	obs    []decisionObserver
+	nextID int
 }
 
 func (d *Drive) trace(format string, args ...any) {
-	if d.Trace != nil {
-		d.Trace(d.s.Now(), fmt.Sprintf(format, args...))
+	if len(d.obs) != 0 {
+		d.notify(fmt.Sprintf(format, args...))
 	}
 }
 
@@ -133,21 +171,62 @@ func New(p Params, tape *Tape) *Drive {
 	if err := p.Validate(); err != nil {
 		panic(err)
 	}
-	d := &Drive{p: p, tape: tape, loaded: tape != nil, target: -1, backedUpFor: -1,
-		evs: map[*sched.Event]struct{}{}}
+	d := &Drive{p: p, tape: tape, loaded: tape != nil, target: -1, backedUpFor: -1}
 	if tape != nil {
 		d.lay = newLayout(p.Blocks, tape.Interleave())
 	}
 	return d
 }
 
-// Attach connects a new drive to bus as SCSI target id.
+// Attach connects a new drive to bus as SCSI target id, named "mcd403".
 func Attach(bus *scsi.Bus, id int, p Params, tape *Tape) (*Drive, *scsi.Target) {
+	return AttachNamed(bus, id, "mcd403", p, tape)
+}
+
+// AttachNamed is Attach with the target's name, which labels the drive's
+// events and must be unique on the machine (save states find events by
+// name).
+func AttachNamed(bus *scsi.Bus, id int, name string, p Params, tape *Tape) (*Drive, *scsi.Target) {
 	d := New(p, tape)
-	d.s = bus.Sched()
-	t := scsi.NewTarget(bus, id, "mcd403", d, d.Timing())
-	d.t = t
+	t := scsi.NewTarget(bus, id, name, d, d.Timing())
+	d.bind(t)
 	return d, t
+}
+
+// bind takes the target engine the drive serves and sets up its events,
+// named after the target. A drive attached with scsi.NewTarget directly
+// is bound at its first command.
+func (d *Drive) bind(t *scsi.Target) {
+	if d.t == t {
+		return
+	}
+	d.t, d.s = t, t.Sched()
+	n := t.Name() + " "
+	e := &d.ev
+	e.command.Init(n+"command", func(now sched.Time) { d.execute(now, d.pend.lun, d.pend.cdb) })
+	e.status.Init(n+"status", func(sched.Time) { d.t.Complete(d.pend.status) })
+	e.rewound.Init(n+"rewound", func(sched.Time) { d.good() })
+	e.unloaded.Init(n+"unloaded", func(sched.Time) { d.loaded = false; d.good() })
+	e.loaded.Init(n+"loaded", func(sched.Time) { d.good() })
+	e.plan.Init(n+"plan", d.planned)
+	e.positioned.Init(n+"positioned", d.planned)
+	e.backedUp.Init(n+"backed up", d.planned)
+	e.deadline.Init(n+"deadline", d.deadline)
+	e.launch.Init(n+"launch", d.launch)
+	e.slot.Init(n+"slot", func(now sched.Time) { d.slot(now, d.pend.slotB, d.pend.slotOp) })
+	e.written.Init(n+"written", d.written)
+	e.verified.Init(n+"verified", d.verified)
+	e.read.Init(n+"read", func(now sched.Time) { d.anticipate(now, d.pend.readB) })
+	e.checked.Init(n+"checked", d.checked)
+	e.chunk.Init(n+"FIFO chunk", d.chunkCopied)
+	e.idle.Init(n+"idle", d.idleStop)
+	d.s.Own(d.events()...)
+}
+
+func (d *Drive) events() []*sched.Event {
+	e := &d.ev
+	return []*sched.Event{&e.command, &e.status, &e.rewound, &e.unloaded, &e.loaded, &e.plan, &e.positioned,
+		&e.backedUp, &e.deadline, &e.launch, &e.slot, &e.written, &e.verified, &e.read, &e.checked, &e.chunk, &e.idle}
 }
 
 // Params returns the drive's parameters.
@@ -196,34 +275,26 @@ func (d *Drive) retension(now sched.Time) {
 	d.retensionUntil = d.busyUntil
 }
 
-func (d *Drive) at(t sched.Time, name string, fn func(now sched.Time)) *sched.Event {
-	var e *sched.Event
-	e = d.s.At(t, "mcd403 "+name, func(now sched.Time) {
-		delete(d.evs, e)
-		fn(now)
-	})
-	d.evs[e] = struct{}{}
+// at schedules the drive's own event e at t and returns it.
+func (d *Drive) at(t sched.Time, e *sched.Event) *sched.Event {
+	d.s.Schedule(e, t)
 	return e
-}
-
-func (d *Drive) after(dt sched.Time, name string, fn func(now sched.Time)) *sched.Event {
-	return d.at(d.s.Now()+dt, name, fn)
 }
 
 func (d *Drive) cancel(e *sched.Event) {
 	if e != nil {
 		d.s.Cancel(e)
-		delete(d.evs, e)
 	}
 }
 
 // Reset is the bus RST: the command in progress is dropped (a block not yet
 // written is lost, it was never acknowledged); the tape stops.
 func (d *Drive) Reset() {
-	for e := range d.evs {
-		d.s.Cancel(e)
+	if d.s != nil {
+		for _, e := range d.events() {
+			d.s.Cancel(e)
+		}
 	}
-	d.evs = map[*sched.Event]struct{}{}
 	d.plan1, d.idle = nil, nil
 	if d.cmd != nil && d.s != nil {
 		d.trace("bus reset: block %d dropped (%d bytes received, not acknowledged)", d.cmd.block, d.cmd.received)
@@ -240,13 +311,15 @@ func (d *Drive) Reset() {
 
 // Command implements scsi.Device.
 func (d *Drive) Command(t *scsi.Target, cdb []byte) {
-	d.t, d.s = t, t.Sched()
-	cdb = append([]byte(nil), cdb...)
-	d.after(d.p.CommandOverhead, "command", func(now sched.Time) { d.execute(now, t.LUN(cdb), cdb) })
+	d.bind(t)
+	d.pend.cdb = append([]byte(nil), cdb...)
+	d.pend.lun = t.LUN(cdb)
+	d.at(d.s.Now()+d.p.CommandOverhead, &d.ev.command)
 }
 
 func (d *Drive) finish(status byte) {
-	d.after(d.p.StatusOverhead, "status", func(sched.Time) { d.t.Complete(status) })
+	d.pend.status = status
+	d.at(d.s.Now()+d.p.StatusOverhead, &d.ev.status)
 }
 
 func (d *Drive) good() { d.finish(scsi.StatusGood) }
@@ -291,14 +364,14 @@ func (d *Drive) execute(now sched.Time, lun int, cdb []byte) {
 			s = sense{key: KeyIllegalRequest, asc: ASCInvalidLUN}.bytes()
 		}
 		d.sense = sense{}
-		d.sendBytes(s[:min(n, len(s))], d.good)
+		d.sendBytes(s[:min(n, len(s))])
 	case OpInquiry:
-		d.sendBytes(inquiry(lun)[:min(int(cdb[4]), 36)], d.good)
+		d.sendBytes(inquiry(lun)[:min(int(cdb[4]), 36)])
 	case OpModeSense:
 		if !d.ready(now) {
 			return
 		}
-		d.sendBytes(d.modeData()[:min(int(cdb[4]), modeLength)], d.good)
+		d.sendBytes(d.modeData()[:min(int(cdb[4]), modeLength)])
 	case OpModeSelect:
 		if !d.ready(now) {
 			return
@@ -311,7 +384,7 @@ func (d *Drive) execute(now sched.Time, lun int, cdb []byte) {
 		d.target = -1
 		d.cancel(d.plan1)
 		end := d.moveTo(now, d.slotPos(0)-d.startOffset())
-		d.at(end, "rewound", func(sched.Time) { d.good() })
+		d.at(end, &d.ev.rewound)
 	case OpLoad:
 		if d.tape == nil {
 			d.check(sense{key: KeyNotReady, asc: ASCNoMedium})
@@ -320,14 +393,14 @@ func (d *Drive) execute(now sched.Time, lun int, cdb []byte) {
 		d.cancel(d.plan1)
 		if cdb[4]&1 == 0 { // unload: rewind, then the cartridge is out
 			end := d.moveTo(now, 0)
-			d.at(end, "unloaded", func(sched.Time) { d.loaded = false; d.good() })
+			d.at(end, &d.ev.unloaded)
 			return
 		}
 		d.retension(now)
 		if cdb[1]&1 != 0 { // immediate
 			d.good()
 		} else {
-			d.at(d.busyUntil, "loaded", func(sched.Time) { d.good() })
+			d.at(d.busyUntil, &d.ev.loaded)
 		}
 	case OpRead, OpWrite:
 		d.readWrite(now, cdb)
@@ -365,8 +438,11 @@ func (d *Drive) modeData() []byte {
 
 // modeSelect takes the parameter list; a new interleave in byte 12
 // reformats the cartridge [A].
-func (d *Drive) modeSelect(n int) {
-	d.receiveBytes(n, func(data []byte) {
+func (d *Drive) modeSelect(n int) { d.receiveBytes(n, thenModeSelect) }
+
+// modeSelected applies the parameter list.
+func (d *Drive) modeSelected(data []byte) {
+	{
 		if len(data) >= 12 && data[3] >= 8 {
 			bs := int(data[9])<<16 | int(data[10])<<8 | int(data[11])
 			if bs != 0 && bs != d.p.BlockSize {
@@ -394,31 +470,57 @@ func (d *Drive) modeSelect(n int) {
 		d.lay = newLayout(d.p.Blocks, k)
 		d.target, d.backedUpFor = -1, -1
 		d.good()
-	})
+	}
 }
 
-func (d *Drive) sendBytes(data []byte, next func()) {
+// sendBytes sends data (a copy is kept) as DATA IN, then GOOD.
+func (d *Drive) sendBytes(data []byte) {
+	d.pend.out = append([]byte(nil), data...)
 	if len(data) == 0 {
-		next()
+		d.good()
 		return
 	}
-	d.t.SendByte(data[0], func(sched.Time) { d.sendBytes(data[1:], next) })
+	d.t.SendK(scsi.DataIn, d.pend.out[0], scsi.Cont{Op: kSend})
 }
 
-func (d *Drive) receiveBytes(n int, next func(data []byte)) {
-	data := make([]byte, 0, n)
-	var step func()
-	step = func() {
-		if len(data) == n {
-			next(data)
+// receiveBytes takes n DATA OUT bytes, then goes on as then says.
+func (d *Drive) receiveBytes(n int, then uint8) {
+	d.pend.in, d.pend.inN, d.pend.then = make([]byte, 0, n), n, then
+	if n == 0 {
+		d.received()
+		return
+	}
+	d.t.ReceiveK(scsi.DataOut, scsi.Cont{Op: kReceive})
+}
+
+func (d *Drive) received() {
+	switch d.pend.then {
+	case thenModeSelect:
+		d.modeSelected(d.pend.in)
+	}
+}
+
+// Continue implements scsi.Continuer: the next step after a byte.
+func (d *Drive) Continue(_ *scsi.Target, now sched.Time, k scsi.Cont, b byte) {
+	switch k.Op {
+	case kSend:
+		if i := k.Arg + 1; i < len(d.pend.out) {
+			d.t.SendK(scsi.DataIn, d.pend.out[i], scsi.Cont{Op: kSend, Arg: i})
 			return
 		}
-		d.t.ReceiveByte(func(_ sched.Time, b byte) {
-			data = append(data, b)
-			step()
-		})
+		d.good()
+	case kReceive:
+		d.pend.in = append(d.pend.in, b)
+		if len(d.pend.in) < d.pend.inN {
+			d.t.ReceiveK(scsi.DataOut, scsi.Cont{Op: kReceive})
+			return
+		}
+		d.received()
+	case kBlockByte:
+		d.blockByte(now, b)
+	case kBlockSent:
+		d.blockSent(now, k.Arg)
 	}
-	step()
 }
 
 func (d *Drive) readWrite(now sched.Time, cdb []byte) {
@@ -480,26 +582,27 @@ func (d *Drive) requestNext() {
 		return
 	}
 	c.reqPending = true
-	if c.onByte == nil { // bound once per command: the byte path is hot
-		c.onByte = func(now sched.Time, b byte) {
-			if d.cmd != c {
-				return
-			}
-			c.reqPending = false
-			c.buf[c.received] = b
-			c.received++
-			c.fifo++
-			if c.fifo >= d.p.FIFOSize-1 && c.received < d.p.BlockSize {
-				d.stats.FIFOFull++
-				if d.Trace != nil {
-					d.trace("FIFO full after byte %d of block %d: REQ held off", c.received-1, c.block)
-				}
-			}
-			d.drain()
-			d.requestNext()
+	d.t.ReceiveK(scsi.DataOut, scsi.Cont{Op: kBlockByte})
+}
+
+// blockByte takes a DATA OUT byte of the block into the FIFO.
+func (d *Drive) blockByte(now sched.Time, b byte) {
+	c := d.cmd
+	if c == nil {
+		return
+	}
+	c.reqPending = false
+	c.buf[c.received] = b
+	c.received++
+	c.fifo++
+	if c.fifo >= d.p.FIFOSize-1 && c.received < d.p.BlockSize {
+		d.stats.FIFOFull++
+		if len(d.obs) != 0 {
+			d.trace("FIFO full after byte %d of block %d: REQ held off", c.received-1, c.block)
 		}
 	}
-	d.t.ReceiveByte(c.onByte)
+	d.drain()
+	d.requestNext()
 }
 
 // drain is the firmware copying a chunk from the FIFO to the buffer; the
@@ -520,19 +623,25 @@ func (d *Drive) drain() {
 		return
 	}
 	c.draining = true
-	d.after(sched.Time(n)*d.p.DrainByteTime+d.p.DrainChunkOverhead, "FIFO chunk", func(now sched.Time) {
-		c.draining = false
-		c.fifo -= n
-		c.stored += n
-		if c.stored == d.p.BlockSize {
-			c.complete, c.completeAt = true, now
-			d.trace("block %d complete in the buffer", c.block)
-			d.plan(now)
-			return
-		}
-		d.drain()
-		d.requestNext()
-	})
+	c.drainN = n
+	d.at(d.s.Now()+sched.Time(n)*d.p.DrainByteTime+d.p.DrainChunkOverhead, &d.ev.chunk)
+}
+
+// chunkCopied frees the FIFO room of the chunk just copied.
+func (d *Drive) chunkCopied(now sched.Time) {
+	c := d.cmd
+	n := c.drainN
+	c.draining = false
+	c.fifo -= n
+	c.stored += n
+	if c.stored == d.p.BlockSize {
+		c.complete, c.completeAt = true, now
+		d.trace("block %d complete in the buffer", c.block)
+		d.plan(now)
+		return
+	}
+	d.drain()
+	d.requestNext()
 }
 
 // posAt is the head position at t while moving (ramp approximated as
@@ -568,7 +677,7 @@ func (d *Drive) replan(now sched.Time, anticipating bool) {
 	d.cancel(d.plan1)
 	d.plan1 = nil
 	if now < d.busyUntil {
-		d.plan1 = d.at(d.busyUntil, "plan", d.plan)
+		d.plan1 = d.at(d.busyUntil, &d.ev.plan)
 		return
 	}
 	b, o := d.target, d.targetOp
@@ -585,14 +694,8 @@ func (d *Drive) replan(now sched.Time, anticipating bool) {
 		tSlot := d.t0 + (xs - d.x0)
 		td := tSlot - d.lead(o)
 		if td >= now && xs-d.posAt(now) <= sched.Time(d.p.SearchAhead)*d.p.SlotTime {
-			d.plan1 = d.at(td, "deadline", func(now sched.Time) {
-				d.plan1 = nil
-				if d.readyFor(b, o) {
-					d.at(tSlot, "slot", func(now sched.Time) { d.slot(now, b, o) })
-					return
-				}
-				d.stopAndBackUp(now, b, true)
-			})
+			d.pend.deadlineB, d.pend.deadlineOp, d.pend.deadlineSlot = b, o, tSlot
+			d.plan1 = d.at(td, &d.ev.deadline)
 			return
 		}
 		// Too late for the next block already (interleave too small for
@@ -605,7 +708,7 @@ func (d *Drive) replan(now sched.Time, anticipating bool) {
 	launch := xs - d.startOffset()
 	if d.x0 != launch {
 		d.stats.Seeks++
-		d.plan1 = d.at(d.moveTo(now, launch), "positioned", d.plan)
+		d.plan1 = d.at(d.moveTo(now, launch), &d.ev.positioned)
 		return
 	}
 	if !d.readyFor(b, o) {
@@ -615,21 +718,48 @@ func (d *Drive) replan(now sched.Time, anticipating bool) {
 	if o == opWrite {
 		tl = max(now, d.cmd.completeAt+d.lead(o)-d.p.RampTime-d.p.Resync)
 	}
-	d.plan1 = d.at(tl, "launch", func(now sched.Time) {
-		d.plan1 = nil
-		if d.backedUpFor == b {
-			d.stats.Repositions++
-			d.backedUpFor = -1
-			d.trace("restart for block %d (reposition %d)", b, d.stats.Repositions)
-		} else {
-			d.trace("start for block %d", b)
-		}
-		d.moving = true
-		d.x0 = launch + d.p.RampTime/2
-		d.t0 = now + d.p.RampTime
-		d.busyUntil = now
-		d.at(now+d.p.RampTime+d.p.Resync, "slot", func(now sched.Time) { d.slot(now, b, o) })
-	})
+	d.pend.launchB, d.pend.launchOp, d.pend.launchAt = b, o, launch
+	d.plan1 = d.at(tl, &d.ev.launch)
+}
+
+// planned is plan run by one of the drive's events (a move ended).
+func (d *Drive) planned(now sched.Time) { d.plan(now) }
+
+// deadline: block b must be ready now to be moved at its slot.
+func (d *Drive) deadline(now sched.Time) {
+	b, o := d.pend.deadlineB, d.pend.deadlineOp
+	d.plan1 = nil
+	if d.readyFor(b, o) {
+		d.toSlot(d.pend.deadlineSlot, b, o)
+		return
+	}
+	d.stopAndBackUp(now, b, true)
+}
+
+// launch starts the tape from its launch point towards block b's slot.
+func (d *Drive) launch(now sched.Time) {
+	b, o, launch := d.pend.launchB, d.pend.launchOp, d.pend.launchAt
+	d.plan1 = nil
+	if d.backedUpFor == b {
+		d.stats.Repositions++
+		d.backedUpFor = -1
+		d.trace("restart for block %d (reposition %d)", b, d.stats.Repositions)
+	} else {
+		d.trace("start for block %d", b)
+	}
+	d.moving = true
+	d.x0 = launch + d.p.RampTime/2
+	d.t0 = now + d.p.RampTime
+	d.busyUntil = now
+	d.toSlot(now+d.p.RampTime+d.p.Resync, b, o)
+}
+
+// toSlot schedules the slot of block b at t. [A] At most one slot is
+// pending: a slot is scheduled only by the deadline or the launch of the
+// block the tape heads for, and the next one only after it ran.
+func (d *Drive) toSlot(t sched.Time, b int, o op) {
+	d.pend.slotB, d.pend.slotOp = b, o
+	d.at(t, &d.ev.slot)
 }
 
 // stopAndBackUp stops the streaming tape and moves it to b's launch point.
@@ -644,7 +774,7 @@ func (d *Drive) stopAndBackUp(now sched.Time, b int, miss bool) {
 	}
 	d.cancel(d.plan1)
 	launch := d.slotPos(d.lay.physical(b)) - d.startOffset()
-	d.plan1 = d.at(d.moveTo(now, launch), "backed up", d.plan)
+	d.plan1 = d.at(d.moveTo(now, launch), &d.ev.backedUp)
 }
 
 // moveTo brings the tape to a standstill at x: decelerate if moving, then
@@ -695,60 +825,86 @@ func (d *Drive) slot(now sched.Time, b int, o op) {
 		}
 		d.stats.BlocksWritten++
 		d.trace("slot of block %d: written", b)
-		d.at(dataEnd, "written", func(now sched.Time) {
-			d.anticipate(now, b)
-			if b < c.last {
-				c.block = b + 1
-				d.startBlock(now)
-				return
-			}
-			d.at(now+d.p.VerifyLag, "verified", func(sched.Time) {
-				d.cmd = nil
-				d.good()
-				d.armIdle()
-			})
-		})
+		d.pend.writtenB = b
+		d.at(dataEnd, &d.ev.written)
 		return
 	}
 	blank, err := d.tape.ReadBlock(b, c.buf)
 	d.stats.BlocksRead++
 	d.trace("slot of block %d: read", b)
 	c.sending = true
-	d.at(dataEnd, "read", func(now sched.Time) { d.anticipate(now, b) })
-	d.at(dataEnd+d.p.ReadCheck, "checked", func(now sched.Time) {
-		switch {
-		case err != nil:
-			d.cmd = nil
-			d.check(sense{key: KeyMediumError, asc: ASCReadError, valid: true, info: uint32(b)})
-		case blank:
-			d.cmd = nil
-			d.check(sense{key: KeyBlankCheck, valid: true, info: uint32(b)})
-		default:
-			d.sendBytes(c.buf, func() {
-				if b < c.last {
-					c.block = b + 1
-					d.startBlock(d.s.Now())
-					return
-				}
-				d.cmd = nil
-				d.good()
-				d.armIdle()
-			})
-		}
-	})
+	d.pend.readB = b
+	d.at(dataEnd, &d.ev.read)
+	d.pend.checkedB, d.pend.checkedFail, d.pend.checkedBlank = b, err != nil, blank
+	d.at(dataEnd+d.p.ReadCheck, &d.ev.checked)
+}
+
+// written: block b's data field has passed the head.
+func (d *Drive) written(now sched.Time) {
+	b := d.pend.writtenB
+	c := d.cmd
+	d.anticipate(now, b)
+	if b < c.last {
+		c.block = b + 1
+		d.startBlock(now)
+		return
+	}
+	d.at(now+d.p.VerifyLag, &d.ev.verified)
+}
+
+// verified: the last block was read back after writing: the command ends.
+func (d *Drive) verified(sched.Time) {
+	d.cmd = nil
+	d.good()
+	d.armIdle()
+}
+
+// checked: block b was read and checked; send it, or report the error.
+func (d *Drive) checked(sched.Time) {
+	b, c := d.pend.checkedB, d.cmd
+	switch {
+	case d.pend.checkedFail:
+		d.cmd = nil
+		d.check(sense{key: KeyMediumError, asc: ASCReadError, valid: true, info: uint32(b)})
+	case d.pend.checkedBlank:
+		d.cmd = nil
+		d.check(sense{key: KeyBlankCheck, valid: true, info: uint32(b)})
+	default:
+		d.t.SendK(scsi.DataIn, c.buf[0], scsi.Cont{Op: kBlockSent})
+	}
+}
+
+// blockSent goes on after byte i of a read block.
+func (d *Drive) blockSent(now sched.Time, i int) {
+	c := d.cmd
+	if i++; i < len(c.buf) {
+		d.t.SendK(scsi.DataIn, c.buf[i], scsi.Cont{Op: kBlockSent, Arg: i})
+		return
+	}
+	if b := c.block; b < c.last {
+		c.block = b + 1
+		d.startBlock(d.s.Now())
+		return
+	}
+	d.cmd = nil
+	d.good()
+	d.armIdle()
 }
 
 // armIdle starts the IdleStop timer after a READ or WRITE ends.
 func (d *Drive) armIdle() {
 	d.cancel(d.idle)
-	d.idle = d.after(d.p.StatusOverhead+d.p.IdleStop, "idle", func(now sched.Time) {
-		d.idle = nil
-		if d.cmd != nil || !d.moving || now < d.busyUntil || d.target < 0 {
-			return
-		}
-		d.trace("no command for %v: stop", d.p.IdleStop)
-		d.stopAndBackUp(now, d.target, true)
-	})
+	d.idle = d.at(d.s.Now()+d.p.StatusOverhead+d.p.IdleStop, &d.ev.idle)
+}
+
+// idleStop: no command came for IdleStop; a streaming tape stops.
+func (d *Drive) idleStop(now sched.Time) {
+	d.idle = nil
+	if d.cmd != nil || !d.moving || now < d.busyUntil || d.target < 0 {
+		return
+	}
+	d.trace("no command for %v: stop", d.p.IdleStop)
+	d.stopAndBackUp(now, d.target, true)
 }
 
 // anticipate keeps the tape streaming toward the next block after b, as a

@@ -231,13 +231,13 @@ func TestTraceTellsTheStory(t *testing.T) {
 	r := newRig(t, rigOpts{interleave: 3})
 	var evs []string
 	full := 0
-	r.d.Trace = func(_ sched.Time, e string) {
+	r.d.Observe(func(_ sched.Time, e string) {
 		if strings.HasPrefix(e, "FIFO full") {
 			full++ // the host (200 ns a byte) outruns the firmware's copy
 			return
 		}
 		evs = append(evs, e)
-	}
+	})
 	require.Equal(t, byte(scsi.StatusGood), r.run(t, rw(OpWrite, 0, 1), make([]byte, 8192)).Status)
 	r.s.Advance(r.s.Now() + 2*sched.Second) // too late for block 1
 	require.Equal(t, byte(scsi.StatusGood), r.run(t, rw(OpWrite, 1, 1), make([]byte, 8192)).Status)
@@ -341,11 +341,11 @@ func TestTurnaroundEndAndSeek(t *testing.T) {
 	// track 1, so blocks 134 -> 135 (slots 402 -> 405) cross it.
 	r := newRig(t, rigOpts{interleave: 3})
 	var at []sched.Time
-	r.d.Trace = func(now sched.Time, ev string) {
+	r.d.Observe(func(now sched.Time, ev string) {
 		if strings.HasSuffix(ev, ": written") {
 			at = append(at, now)
 		}
-	}
+	})
 	for b := 132; b <= 137; b++ {
 		require.Equal(t, byte(scsi.StatusGood), r.run(t, rw(OpWrite, b, 1), make([]byte, 8192)).Status)
 	}

@@ -242,7 +242,7 @@ func Run(s Setup, o Options) (Result, error) {
 	}
 	if o.Trace != nil {
 		bus.Observe(scsi.NewTextTrace(o.Trace).Change)
-		drive.Trace = func(now sched.Time, ev string) { traceLine(o.Trace, now, "mcd403: "+ev) }
+		drive.Observe(func(now sched.Time, ev string) { traceLine(o.Trace, now, "mcd403: "+ev) })
 	}
 	b.LoadRAM(0, emu.Stub(0x0100))
 	b.LoadRAM(prog.Org, prog.Bytes)

@@ -1,0 +1,71 @@
+package mcd403
+
+import (
+	"bytes"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/lbplus/lbplus/sched"
+	"github.com/lbplus/lbplus/scsi"
+)
+
+// TestStateMidWriteLooksWithoutChangingAndRoundTrips stops a three-block
+// WRITE while the second block streams in, checks that looking changes
+// nothing and that every pending step is saveable, and loads the state
+// into a second drive on a cartridge of the same interleave.
+func TestStateMidWriteLooksWithoutChangingAndRoundTrips(t *testing.T) {
+	r := newRig(t, rigOpts{interleave: 3})
+	out := append(append(pattern(10, 8192), pattern(11, 8192)...), pattern(12, 8192)...)
+	res := r.h.Start(tapeID, rw(OpWrite, 10, 3), out, false, 0)
+	var written []sched.Time
+	r.d.Observe(func(now sched.Time, ev string) {
+		if ev == "slot of block 10: written" {
+			written = append(written, now)
+		}
+	})
+	for len(written) == 0 || r.d.cmd.block != 11 || r.d.BytesReceived() < 3000 {
+		r.s.Advance(r.s.Next())
+	}
+	st := r.d.State()
+	assert.Equal(t, st, r.d.State(), "looking twice sees the same")
+	require.NotNil(t, st.Command)
+	assert.True(t, st.Command.Write)
+	assert.Equal(t, 11, st.Command.Block)
+	assert.GreaterOrEqual(t, st.Command.Received, 3000)
+	assert.True(t, bytes.Equal(pattern(11, 8192)[:st.Command.Received], st.Command.Buf[:st.Command.Received]), "block 11 in the buffer")
+	assert.True(t, st.Streaming, "the tape streams on to block 11")
+	_, err := r.s.State()
+	require.NoError(t, err, "every pending event is owned")
+	_, err = r.tgt.State()
+	require.NoError(t, err)
+
+	path := filepath.Join(t.TempDir(), "t2.tape")
+	require.NoError(t, Create(path, 3))
+	tape, err := Open(path, false)
+	require.NoError(t, err)
+	d2, _ := Attach(scsi.NewBus(sched.New()), tapeID, DefaultParams(), tape)
+	defer d2.Close()
+	require.NoError(t, d2.SetState(st))
+	st2 := d2.State()
+	st2.Position, st2.Streaming = st.Position, st.Streaming // display: d2's clock is at 0
+	assert.Equal(t, st, st2)
+
+	for !res.Done {
+		r.s.Advance(r.s.Next())
+	}
+	assert.Equal(t, byte(scsi.StatusGood), res.Status)
+}
+
+func TestSetStateRefusesAnotherCartridge(t *testing.T) {
+	r := newRig(t, rigOpts{interleave: 3})
+	st := r.d.State()
+	other := newRig(t, rigOpts{interleave: 4})
+	assert.EqualError(t, other.d.SetState(st), "mcd403: saved with a cartridge at interleave 3, restored with one at 4")
+	empty := newRig(t, rigOpts{noTape: true})
+	assert.EqualError(t, empty.d.SetState(st), "mcd403: saved with a cartridge loaded, restored without one")
+	st.Plan = "somebody else's"
+	assert.ErrorContains(t, r.d.SetState(st), "is not the drive's")
+}
