@@ -20,6 +20,10 @@ type Options struct {
 	// AutoLocal makes labels starting with '_' local to the stretch between
 	// two ordinary labels, like pasmo --alocal.
 	AutoLocal bool
+	// MaxLines bounds the work of one pass in lines assembled plus REPT
+	// and IRP repetitions (four times that over all passes); 0 means the
+	// default, 500,000. The fuzz targets lower it to keep every input fast.
+	MaxLines int
 }
 
 // ListLine is one line of the listing.
@@ -87,6 +91,9 @@ const (
 	maxLinesTotal = 2000000 // lines over all passes, stops slow non-convergence
 	maxErrors     = 100
 	maxReptCount  = 65536
+	// maxSourceBytes bounds a source or INCLUDE file: far above any Z80
+	// program's source, far below what would exhaust memory.
+	maxSourceBytes = 16 << 20
 	localPrefix   = "#L"
 )
 
@@ -327,7 +334,7 @@ func (a *assembler) load(name string) ([]srcLine, error) {
 	if l, ok := a.files[name]; ok {
 		return l, nil
 	}
-	data, err := fs.ReadFile(a.fsys, name)
+	data, err := readBounded(a.fsys, name, maxSourceBytes)
 	if err != nil {
 		return nil, err
 	}

@@ -125,7 +125,7 @@ func TestBadInput(t *testing.T) {
 		{"else without if", " else\n", "input.asm:1:1: ELSE without IF"},
 		{"macro without endm", "m1 macro\n nop\n", "input.asm:1:1: MACRO without ENDM"},
 		{"recursive macro", "m1 macro\n m1\n endm\n m1\n", "input.asm:2:2: nesting deeper than 64 levels (recursive MACRO or INCLUDE?) (in macro m1 called at input.asm:2)"},
-		{"endless rept", " rept 60000\n rept 60000\nx defl 1\n endm\n endm\n", "input.asm:3:1: more than 500000 lines expanded: endless REPT or MACRO?"},
+		{"endless rept", " rept 60000\n rept 60000\nx defl 1\n endm\n endm\n", "input.asm:3:1: more than 500000 lines or repetitions expanded: endless REPT or MACRO?"},
 		{"division by zero", " db 1/0\n", "input.asm:1:6: division by zero"},
 		{"rst", " rst 7\n", "input.asm:1:6: RST address must be 0, 8, 10h, ... 38h"},
 		{"reserved label", "hl: nop\n", "input.asm:1:1: 'hl' is a reserved word and cannot be a label"},

@@ -180,13 +180,9 @@ func (a *assembler) incbin(l srcLine, w *token) []byte {
 		a.hardf(w.col+len(w.text)+1, "INCBIN file %s not found", quote(name))
 		return nil
 	}
-	data, err := fs.ReadFile(a.fsys, p)
+	data, err := readBounded(a.fsys, p, 0x10000)
 	if err != nil {
 		a.hardf(w.col, "cannot read INCBIN file %s: %s", quote(name), errText(err))
-		return nil
-	}
-	if len(data) > 0x10000 {
-		a.hardf(w.col, "INCBIN file %s is larger than 64K", quote(name))
 		return nil
 	}
 	a.emit(data)

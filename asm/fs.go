@@ -2,6 +2,7 @@ package asm
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"time"
@@ -37,6 +38,36 @@ func unwrapPath(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// readBounded reads a regular file of at most limit bytes. A named pipe
+// would block until a writer comes and a device such as /dev/zero never
+// ends, so anything but a regular file is refused before it is read, and a
+// file that grows past limit while read is cut off with an error.
+func readBounded(fsys fs.FS, name string, limit int64) ([]byte, error) {
+	st, err := fs.Stat(fsys, name)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: fmt.Errorf("not a regular file (%s)", st.Mode().Type())}
+	}
+	if st.Size() > limit {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: fmt.Errorf("larger than %d bytes", limit)}
+	}
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: fmt.Errorf("larger than %d bytes", limit)}
+	}
+	return data, nil
 }
 
 // memFS is a flat in-memory file system for AssembleString.

@@ -41,6 +41,44 @@ func (a *assembler) lexQuiet(text string) []token {
 	return toks
 }
 
+// spend charges one unit of work (a line assembled, or one repetition of a
+// REPT or IRP body, which costs as much even when the body is empty) to the
+// pass and to the whole assembly, and stops the assembly with one error
+// when a budget is spent: work, not output, bounds an expansion.
+func (a *assembler) spend(at srcLine) bool {
+	a.lines++
+	a.totalLines++
+	if a.lines <= a.maxLinesPass() && a.totalLines <= a.maxLinesTotal() {
+		return true
+	}
+	if !a.budgetX {
+		a.budgetX = true
+		a.cur = at
+		if a.lines > a.maxLinesPass() {
+			a.hardf(1, "more than %d lines or repetitions expanded: endless REPT or MACRO?", a.maxLinesPass())
+		} else {
+			a.hardf(1, "more than %d lines assembled over all passes: symbol values do not settle", a.maxLinesTotal())
+		}
+		a.fatal = true
+	}
+	a.ended = true
+	return false
+}
+
+func (a *assembler) maxLinesPass() int {
+	if a.opts.MaxLines > 0 {
+		return a.opts.MaxLines
+	}
+	return maxLinesPass
+}
+
+func (a *assembler) maxLinesTotal() int {
+	if a.opts.MaxLines > 0 {
+		return 4 * a.opts.MaxLines
+	}
+	return maxLinesTotal
+}
+
 // runLines assembles a sequence of lines (a file or an expansion body).
 func (a *assembler) runLines(lines []srcLine, exp *expansion) {
 	saveExp := a.curExp
@@ -52,20 +90,7 @@ func (a *assembler) runLines(lines []srcLine, exp *expansion) {
 		if a.ended || (exp != nil && exp.exit) {
 			return
 		}
-		a.lines++
-		a.totalLines++
-		if a.lines > maxLinesPass || a.totalLines > maxLinesTotal {
-			if !a.budgetX {
-				a.budgetX = true
-				a.cur = lines[i]
-				if a.lines > maxLinesPass {
-					a.hardf(1, "more than %d lines expanded: endless REPT or MACRO?", maxLinesPass)
-				} else {
-					a.hardf(1, "more than %d lines assembled over all passes: symbol values do not settle", maxLinesTotal)
-				}
-				a.fatal = true
-			}
-			a.ended = true
+		if !a.spend(lines[i]) {
 			return
 		}
 		l := lines[i]

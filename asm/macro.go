@@ -214,6 +214,9 @@ func (a *assembler) block(l srcLine, kw string, body []srcLine, exp *expansion) 
 		x := &expansion{parent: exp}
 		val := vals[1]
 		for i := int64(0); i < count && !x.exit && !a.ended; i++ {
+			if !a.spend(l) {
+				break
+			}
 			a.pushScope()
 			if loopVar != "" {
 				a.declareLocal(loopVar)
@@ -234,6 +237,9 @@ func (a *assembler) block(l srcLine, kw string, body []srcLine, exp *expansion) 
 		}
 		defer a.leave()
 		for _, arg := range args[1:] {
+			if !a.spend(l) {
+				break
+			}
 			arg = strings.TrimSuffix(strings.TrimPrefix(arg, "<"), ">")
 			x := &expansion{parent: exp, params: []string{args[0]}, args: []string{arg}}
 			a.pushScope()
