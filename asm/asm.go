@@ -94,7 +94,7 @@ const (
 	// maxSourceBytes bounds a source or INCLUDE file: far above any Z80
 	// program's source, far below what would exhaust memory.
 	maxSourceBytes = 16 << 20
-	localPrefix   = "#L"
+	localPrefix    = "#L"
 )
 
 type symKind uint8
