@@ -84,7 +84,8 @@ type Channel struct {
 	fedBy, feeds *Channel
 
 	pendingTC int // time constant written while running, loaded at next ZC
-	zcEvent   *sched.Event
+	zcEvent   *sched.Event // &zc while pending
+	zc        sched.Event
 
 	ip, ius bool // daisy chain: interrupt pending, under service
 }
@@ -112,6 +113,8 @@ func New(s *sched.Scheduler) *CTC {
 	for i := range c.ch {
 		c.ch[i].c = c
 		c.ch[i].num = i
+		c.ch[i].zc.Init(ctcEventNames[i], c.ch[i].onZCEvent)
+		s.Own(&c.ch[i].zc)
 	}
 	c.Reset()
 	return c
@@ -345,7 +348,8 @@ func (ch *Channel) reschedule(now sched.Time) {
 		return
 	}
 	at := ch.nextZC(now - 1) // a zero count exactly now has not been handled yet
-	ch.zcEvent = ch.c.s.At(at, ctcEventNames[ch.num], ch.onZCEvent)
+	ch.zcEvent = &ch.zc
+	ch.c.s.Schedule(ch.zcEvent, at)
 }
 
 var ctcEventNames = [4]string{"ctc0 zc", "ctc1 zc", "ctc2 zc", "ctc3 zc"}

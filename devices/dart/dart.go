@@ -97,12 +97,14 @@ type Channel struct {
 	txFull     bool
 	txShifting bool
 	txShift    uint8
-	txEvent    *sched.Event
+	txEvent    *sched.Event // &txEv while pending
+	txEv       sched.Event
 	txIntArmed bool // a Tx-empty interrupt may fire (after a data write)
 
 	// Receiver: the far end's queue, the character on the line, the FIFO.
 	lineIn      []byte
-	rxEvent     *sched.Event
+	rxEvent     *sched.Event // &rxEv while pending
+	rxEv        sched.Event
 	fifo        []uint8
 	lastRx      uint8
 	overrun     bool
@@ -120,6 +122,10 @@ func New(s *sched.Scheduler) *DART {
 	d := &DART{s: s}
 	for i := range d.ch {
 		d.ch[i] = Channel{d: d, num: i}
+		c := &d.ch[i]
+		c.txEv.Init(txNames[i], c.txDone)
+		c.rxEv.Init(rxNames[i], c.rxDone)
+		s.Own(&c.txEv, &c.rxEv)
 	}
 	d.Reset()
 	return d
@@ -343,7 +349,8 @@ func (c *Channel) scheduleTx(now sched.Time) {
 	if end == sched.MaxTime {
 		return // clock stopped: resumes in ClockChanged
 	}
-	c.txEvent = c.d.s.At(end, txNames[c.num], c.txDone)
+	c.txEvent = &c.txEv
+	c.d.s.Schedule(c.txEvent, end)
 }
 
 func (c *Channel) txDone(now sched.Time) {
@@ -374,7 +381,8 @@ func (c *Channel) startRx(now sched.Time) {
 	if end == sched.MaxTime {
 		return
 	}
-	c.rxEvent = c.d.s.At(end, rxNames[c.num], c.rxDone)
+	c.rxEvent = &c.rxEv
+	c.d.s.Schedule(c.rxEvent, end)
 }
 
 func (c *Channel) rxDone(now sched.Time) {
