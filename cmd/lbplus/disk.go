@@ -24,6 +24,7 @@ func init() {
 		geometry    string
 		interleave  int
 		unformatted bool
+		system      systemFlags
 	)
 	create := &cobra.Command{
 		Use:   "create FILE",
@@ -35,13 +36,17 @@ formatted at --interleave, filled with 6Ch as FORMAT UNIT leaves it; with
 replaced.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return diskCreate(cmd.OutOrStdout(), args[0], geometry, interleave, unformatted)
+			if err := diskCreate(cmd.OutOrStdout(), args[0], geometry, interleave, unformatted); err != nil || !system.on {
+				return err
+			}
+			return diskCreateSystem(cmd.OutOrStdout(), args[0], unformatted, system)
 		},
 	}
 	f := create.Flags()
 	f.StringVar(&geometry, "geometry", "st125", "drive geometry: "+strings.Join(geometryNames(), ", "))
 	f.IntVar(&interleave, "interleave", 3, "FORMAT interleave (1 to sectors per track - 1)")
 	f.BoolVar(&unformatted, "unformatted", false, "leave the drive unformatted")
+	addSystemFlags(f, &system)
 
 	info := &cobra.Command{
 		Use:   "info FILE",

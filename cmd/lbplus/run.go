@@ -226,6 +226,14 @@ func runConfig(cmd *cobra.Command) (emu.Config, error) {
 	if runFlags.tape != "" {
 		cfg.SCSI = append(cfg.SCSI, scsidev.Spec{ID: TapeID, Type: "mcd403", Images: []string{runFlags.tape}})
 	}
+	if runFlags.machine == "" && runFlags.rom == "" && len(cfg.SCSI) == 0 && len(cfg.Floppies) == 0 {
+		// Nothing attached: boot CP/M from the default system disk.
+		path, err := defaultSystemDisk(cmd.ErrOrStderr())
+		if err != nil {
+			return cfg, err
+		}
+		cfg.SCSI = append(cfg.SCSI, scsidev.Spec{ID: HD0ID, Type: "acb4000", Images: []string{path}})
+	}
 	if cfg.ROM == nil {
 		rom, err := monitor.Image()
 		if err != nil {

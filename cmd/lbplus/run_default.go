@@ -1,0 +1,71 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/lbplus/lbplus/devices/acb4000"
+)
+
+// DefaultDiskName is the default system disk's file in the data directory.
+const DefaultDiskName = "cpm-hd0.img"
+
+// dataDir is where lbplus keeps the user's default system disk:
+// $XDG_DATA_HOME/lbplus, or ~/.local/share/lbplus without it (the XDG base
+// directory convention; the same path on every system, so the README can
+// name it).
+func dataDir() (string, error) {
+	if d := os.Getenv("XDG_DATA_HOME"); d != "" {
+		return filepath.Join(d, "lbplus"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("no place for the default system disk: %w (set XDG_DATA_HOME)", err)
+	}
+	return filepath.Join(home, ".local", "share", "lbplus"), nil
+}
+
+// defaultSystemDisk returns the default system disk, making it on first
+// use: an ST-125 image with lbplus's CP/M installed (lbplus disk create
+// --system). It is built under a temporary name and renamed when complete,
+// so an interrupted first run leaves no half-made disk. Files the user
+// writes to it persist from run to run; deleting it starts fresh.
+func defaultSystemDisk(w io.Writer) (string, error) {
+	dir, err := dataDir()
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, DefaultDiskName)
+	if _, err := os.Stat(path); err == nil {
+		return path, nil
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return "", err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("default system disk: %w", err)
+	}
+	tmp := path + ".new"
+	for _, p := range []string{tmp, tmp + ".toml"} {
+		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return "", err
+		}
+	}
+	if err := acb4000.Create(tmp, acb4000.ST125, true, 3); err != nil {
+		return "", err
+	}
+	if _, err := installSystem(tmp, "", "byte"); err != nil {
+		return "", err
+	}
+	// The sidecar first: the image's name appearing marks the disk done.
+	if err := os.Rename(tmp+".toml", path+".toml"); err != nil {
+		return "", err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return "", err
+	}
+	fmt.Fprintf(w, "lbplus: made the default system disk %s (delete it to start fresh)\r\n", path)
+	return path, nil
+}

@@ -1,0 +1,192 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/lbplus/lbplus/devices/acb4000"
+	"github.com/lbplus/lbplus/devices/image"
+	"github.com/lbplus/lbplus/roms/cpm"
+	"github.com/lbplus/lbplus/roms/cpmbios"
+)
+
+var sysgenFlags struct {
+	ccpBDOS string
+	burst   string
+}
+
+var sysgenCmd = &cobra.Command{
+	Use:   "sysgen [--ccp-bdos FILE] IMAGE",
+	Short: "Write the CP/M system (boot loader, CCP+BDOS, BIOS) to a system disk",
+	Long: `Rewrite the system blocks of an lbplus CP/M hard disk (one made with
+lbplus disk create --system): the boot loader, the CCP and BDOS, and the
+BIOS. Files on the disk stay. --ccp-bdos FILE installs your own CCP+BDOS
+instead of lbplus's: 5632 bytes (CCP 0800h + BDOS 0E00h) assembled for the
+CCP at D400h, BDOS at DC00h (DR CP/M 2.2's 60K layout; docs/CPM.md), e.g.
+Digital Research's CP/M 2.2 or ZCPR/ZRDOS. --transfer byte|burst chooses how
+the BIOS moves SCSI data (default: keep the disk's setting).`,
+	Args: cobra.ExactArgs(1),
+	RunE: func(cmd *cobra.Command, args []string) error {
+		return sysgen(cmd.OutOrStdout(), args[0], sysgenFlags.ccpBDOS, sysgenFlags.burst)
+	},
+}
+
+func init() {
+	f := sysgenCmd.Flags()
+	f.StringVar(&sysgenFlags.ccpBDOS, "ccp-bdos", "", "CCP+BDOS image `FILE` (5632 bytes for CCP D400h) instead of lbplus's")
+	f.StringVar(&sysgenFlags.burst, "transfer", "", "SCSI data transfers of the BIOS: byte or burst (default: as the disk has it)")
+	rootCmd.AddCommand(sysgenCmd)
+}
+
+// ccpBDOSImage is the CCP+BDOS to install: the file's, or ours.
+func ccpBDOSImage(file string) ([]byte, error) {
+	if file == "" {
+		return cpm.System()
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil, fmt.Errorf("--ccp-bdos: %w", err)
+	}
+	if len(b) != cpm.SysSize {
+		return nil, fmt.Errorf("--ccp-bdos %s: %d bytes; want %d (CCP %04Xh + BDOS %04Xh bytes for CCP at %04Xh, BDOS at %04Xh)",
+			file, len(b), cpm.SysSize, cpm.CCPSize, cpm.BDOSSize, cpm.CCPBase, cpm.BDOSBase)
+	}
+	return b, nil
+}
+
+// parseBIOSTransfer reads --transfer: byte, burst, or "" (keep).
+func parseBIOSTransfer(s string) (set, burst bool, err error) {
+	switch s {
+	case "":
+		return false, false, nil
+	case "byte":
+		return true, false, nil
+	case "burst":
+		return true, true, nil
+	}
+	return false, false, fmt.Errorf("--transfer %q: want byte or burst", s)
+}
+
+func sysgen(w io.Writer, path, ccpFile, transfer string) error {
+	set, burst, err := parseBIOSTransfer(transfer)
+	if err != nil {
+		return err
+	}
+	sys, err := ccpBDOSImage(ccpFile)
+	if err != nil {
+		return err
+	}
+	d, err := openHDImage(path)
+	if err != nil {
+		return err
+	}
+	f := d
+	cfg, ok, err := cpmbios.ReadHDConfig(f)
+	if err != nil {
+		d.Close()
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if !ok {
+		d.Close()
+		return fmt.Errorf("%s: not an lbplus CP/M disk (no configuration in block %d); make one with lbplus disk create --system", path, cpmbios.ConfigBlock)
+	}
+	if set {
+		cfg.Burst = burst
+	}
+	if err := cpmbios.InstallHD(f, sys, cfg, false); err != nil {
+		d.Close()
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if err := d.Close(); err != nil {
+		return err
+	}
+	return systemInfo(w, path, cfg, ccpFile)
+}
+
+// installSystem puts the system on a freshly made disk image and empties
+// every partition's directory.
+func installSystem(path, ccpFile, transfer string) (cpmbios.HDConfig, error) {
+	var cfg cpmbios.HDConfig
+	_, burst, err := parseBIOSTransfer(transfer)
+	if err != nil {
+		return cfg, err
+	}
+	sys, err := ccpBDOSImage(ccpFile)
+	if err != nil {
+		return cfg, err
+	}
+	d, err := openHDImage(path)
+	if err != nil {
+		return cfg, err
+	}
+	f := d
+	cfg = cpmbios.HDConfig{Partitions: cpmbios.Partitions(f.Blocks()), Burst: burst}
+	if cfg.Partitions == 0 {
+		d.Close()
+		return cfg, fmt.Errorf("%s: %d blocks is too small for a CP/M partition (%d blocks)", path, f.Blocks(), cpmbios.PartTracks*cpmbios.TrackBlocks)
+	}
+	if err := cpmbios.InstallHD(f, sys, cfg, true); err != nil {
+		d.Close()
+		return cfg, fmt.Errorf("%s: %w", path, err)
+	}
+	return cfg, d.Close()
+}
+
+// openHDImage opens an ACB-4000 disk image for writing its blocks as a
+// program on the board would (locked, durable writes); the drive must be
+// formatted.
+func openHDImage(path string) (*image.File, error) {
+	var m acb4000.Meta
+	f, err := image.Open(path, &m, false)
+	if err != nil {
+		return nil, err
+	}
+	if !m.Formatted {
+		f.Close()
+		return nil, fmt.Errorf("%s: the drive is not formatted; make it with lbplus disk create (without --unformatted)", path)
+	}
+	return f, nil
+}
+
+func systemInfo(w io.Writer, path string, cfg cpmbios.HDConfig, ccpFile string) error {
+	what := "lbplus CCP+BDOS"
+	if ccpFile != "" {
+		what = "CCP+BDOS from " + ccpFile
+	}
+	mode := "byte by byte"
+	if cfg.Burst {
+		mode = "256-byte bursts"
+	}
+	_, err := fmt.Fprintf(w, "%s: CP/M 2.2 system (%s, lbplus BIOS, SCSI %s), %d partitions of 4 MB: A: to %c: (cpmtools -f lbplus-hd0 .. lbplus-hd%d)\n",
+		path, what, mode, cfg.Partitions, 'A'+cfg.Partitions-1, cfg.Partitions-1)
+	return err
+}
+
+// systemFlags are disk create's --system options.
+type systemFlags struct {
+	on       bool
+	ccpBDOS  string
+	transfer string
+}
+
+func addSystemFlags(f *pflag.FlagSet, s *systemFlags) {
+	f.BoolVar(&s.on, "system", false, "make a bootable CP/M system disk (4 MB partitions A:, B:, ...)")
+	f.StringVar(&s.ccpBDOS, "ccp-bdos", "", "with --system: CCP+BDOS image `FILE` instead of lbplus's (see sysgen)")
+	f.StringVar(&s.transfer, "transfer", "byte", "with --system: SCSI data transfers of the BIOS, byte or burst")
+}
+
+// diskCreateSystem installs the system on the image disk create just made.
+func diskCreateSystem(w io.Writer, path string, unformatted bool, s systemFlags) error {
+	if unformatted {
+		return fmt.Errorf("%s: --system needs a formatted drive (drop --unformatted)", path)
+	}
+	cfg, err := installSystem(path, s.ccpBDOS, s.transfer)
+	if err != nil {
+		return err
+	}
+	return systemInfo(w, path, cfg, s.ccpBDOS)
+}
