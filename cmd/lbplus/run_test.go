@@ -163,3 +163,53 @@ func TestRunTwoDisksAndTape(t *testing.T) {
 		}
 	}
 }
+
+// A raw 20 MB image without a sidecar (a BlueSCSI .hda, a dd of a drive)
+// attaches as it is and boots; a truncated or oversized one is one clear
+// error line.
+func TestRunRawImage(t *testing.T) {
+	resetRunFlags(t)
+	dir := t.TempDir()
+	blk, err := bootdemo.Block()
+	require.NoError(t, err)
+	raw := func(name string, size int64) string {
+		p := filepath.Join(dir, name)
+		f, err := os.Create(p)
+		require.NoError(t, err)
+		require.NoError(t, f.Truncate(size))
+		_, err = f.WriteAt(blk, 0)
+		require.NoError(t, err)
+		require.NoError(t, f.Close())
+		return p
+	}
+	hda := raw("disk.hda", 20<<20)
+	runFlags.scsi = []string{"0=acb4000:" + hda}
+	cfg, err := runConfig(runCmd)
+	require.NoError(t, err)
+	tr := &console.Transcript{}
+	cfg.ConsoleOut = tr.Out
+	b, err := emu.New(cfg)
+	require.NoError(t, err)
+	ty := &console.Typist{B: b, T: tr}
+	require.NoError(t, ty.WaitFor("Any key: monitor\r\n"))
+	require.NoError(t, ty.Type(" "))
+	require.NoError(t, ty.Command("> ", "B0"))
+	require.NoError(t, ty.WaitFor(bootdemo.Message+"0\r\n> "))
+	assert.NoFileExists(t, hda+".toml", "no sidecar appears")
+	require.NoError(t, b.Close())
+
+	st125 := int64(acb4000.ST125.Blocks()) * 512
+	for _, tt := range []struct{ arg, want string }{
+		{"0=acb4000:" + raw("short.img", st125-300), "short.img: truncated: "},
+		{"0=acb4000,geometry=st125:" + raw("long.img", st125+512), "long.img: oversized: 41821 blocks, but geometry st125 holds 41820"},
+		{"0=acb4000,geometry=st125:" + raw("cut.img", st125-512), "cut.img: truncated: 41819 blocks, but geometry st125 holds 41820"},
+	} {
+		runFlags.scsi = []string{tt.arg}
+		cfg, err := runConfig(runCmd)
+		require.NoError(t, err)
+		_, err = emu.New(cfg)
+		require.Error(t, err, tt.arg)
+		assert.Contains(t, err.Error(), tt.want)
+		assert.NotContains(t, err.Error(), "\n")
+	}
+}

@@ -9,8 +9,9 @@ import (
 )
 
 // Type is the ACB-4000 as a machine configuration names it: "acb4000",
-// with one image per drive (LUN 0, optionally LUN 1). Spec.Params may be a
-// Params.
+// with one image per drive (LUN 0, optionally LUN 1), each with a sidecar
+// or raw (Spec.Geometry, or the geometry from its size: OpenGeometry).
+// Spec.Params may be a Params.
 var Type = scsidev.Type{Name: "acb4000", Attach: attach}
 
 func attach(bus *scsi.Bus, s scsidev.Spec) (scsidev.Device, error) {
@@ -21,12 +22,9 @@ func attach(bus *scsi.Bus, s scsidev.Spec) (scsidev.Device, error) {
 	if len(s.Images) == 0 || len(s.Images) > 2 {
 		return nil, fmt.Errorf("SCSI ID %d: the ACB-4000 takes one or two disk images (LUN 0, LUN 1), got %d", s.ID, len(s.Images))
 	}
-	if s.Geometry != "" {
-		return nil, fmt.Errorf("SCSI ID %d: geometry %q: raw disk images without a sidecar are not supported yet", s.ID, s.Geometry)
-	}
 	var disks [2]*Disk
 	for i, path := range s.Images {
-		if disks[i], err = Open(path, s.ReadOnly); err != nil {
+		if disks[i], err = OpenGeometry(path, s.Geometry, s.ReadOnly); err != nil {
 			for _, d := range disks[:i] {
 				d.Close()
 			}

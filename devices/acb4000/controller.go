@@ -147,7 +147,7 @@ func newDrive(p Params, d *Disk) *drive {
 	g := d.meta.Geom()
 	dr := &drive{disk: d, geom: g, spin: newSpindle(p, g.Sectors), seek: newSeekCurve(p)}
 	dr.setLayout()
-	dr.mode = defaultMode(g)
+	dr.mode = defaultMode(g, d.Blocks())
 	return dr
 }
 
@@ -269,7 +269,7 @@ func (c *Controller) execute(now sched.Time) {
 	case OpRezeroUnit:
 		c.seekTo(now, d, 0)
 	case OpSeek:
-		if lba >= d.geom.Blocks() {
+		if lba >= d.disk.Blocks() {
 			c.check(sense{code: SenseIllegalBlock, valid: true, lun: lun, lba: lba})
 			return
 		}
@@ -279,8 +279,8 @@ func (c *Controller) execute(now sched.Time) {
 		if count == 0 {
 			count = 256
 		}
-		if lba+count > d.geom.Blocks() {
-			bad := max(lba, d.geom.Blocks())
+		if lba+count > d.disk.Blocks() {
+			bad := max(lba, d.disk.Blocks())
 			c.check(sense{code: SenseIllegalBlock, valid: true, lun: lun, lba: bad})
 			return
 		}
@@ -417,11 +417,10 @@ func (c *Controller) seekTo(now sched.Time, d *drive, cyl int) {
 }
 
 // defaultMode is what MODE SENSE returns before any MODE SELECT: the
-// attached drive's geometry, buffered step [A].
-func defaultMode(g Geometry) [modeLength]byte {
+// attached drive's geometry and capacity, buffered step [A].
+func defaultMode(g Geometry, blocks int) [modeLength]byte {
 	var m [modeLength]byte
 	m[3] = 8 // block descriptor length
-	blocks := g.Blocks()
 	m[5], m[6], m[7] = byte(blocks>>16), byte(blocks>>8), byte(blocks)
 	m[9], m[10], m[11] = byte(g.SectorSize>>16), byte(g.SectorSize>>8), byte(g.SectorSize)
 	m[12] = 1 // format code: soft-sectored [F ACB5500 p.95]

@@ -2,6 +2,9 @@ package acb4000
 
 import (
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 
 	"github.com/lbplus/lbplus/devices/image"
 )
@@ -90,16 +93,128 @@ func Create(path string, g Geometry, formatted bool, interleave int) error {
 }
 
 // Open opens the disk image at path with an exclusive lock (read-only: a
-// shared one; writes then fail with a write-protect sense).
-func Open(path string, readOnly bool) (*Disk, error) {
+// shared one; writes then fail with a write-protect sense). An image with a
+// sidecar (FILE.toml) is what the sidecar says; one without is a raw image
+// whose geometry comes from its size (RawGeometry).
+func Open(path string, readOnly bool) (*Disk, error) { return OpenGeometry(path, "", readOnly) }
+
+// OpenGeometry is Open with the geometry of a raw image given (a name of
+// Geometries or CxHxS; "" = from the size). A raw image must then hold
+// exactly that many blocks; an image with a sidecar must agree with it.
+func OpenGeometry(path, geometry string, readOnly bool) (*Disk, error) {
+	var want *Geometry
+	if geometry != "" {
+		g, err := ParseGeometry(geometry)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		want = &g
+	}
 	d := &Disk{}
+	if !image.HasSidecar(path) {
+		return openRaw(path, want, readOnly)
+	}
 	f, err := image.Open(path, &d.meta, readOnly)
 	if err != nil {
 		return nil, err
 	}
+	if g := d.meta.Geom(); want != nil && (g.Cylinders != want.Cylinders || g.Heads != want.Heads || g.Sectors != want.Sectors) {
+		f.Close()
+		return nil, fmt.Errorf("%s: geometry %s given, but sidecar %s says %dx%dx%d", path, geometry, image.SidecarPath(path), g.Cylinders, g.Heads, g.Sectors)
+	}
 	d.f = f
 	return d, nil
 }
+
+// RawInterleave is the interleave a raw image is taken to be formatted at:
+// a copy of a drive does not record it [A: the interleave `lbplus disk
+// create` and the story's best row use].
+const RawInterleave = 3
+
+// Limits of a geometry derived from a raw image's size: 17 sectors of 512
+// bytes per track (ST-506 MFM) [F REFERENCE.md 6], at least 4 heads like
+// the ST-125, at most the cylinders and heads Geometry.Validate allows.
+const (
+	rawSectors  = 17
+	rawMinHeads = 4
+	maxCyls     = 1024
+	maxHeads    = 16
+)
+
+// RawGeometry is the geometry of a raw image of blocks 512-byte blocks: a
+// drive of Geometries with exactly that capacity, else 17 sectors per
+// track, the fewest heads (at least 4) that keep the cylinders within 1024,
+// and enough cylinders to hold every block [A]. The last cylinder may then
+// be partial: the drive's capacity is the image's, and blocks past it do
+// not exist. An image larger than the largest drive is an error.
+func RawGeometry(blocks int64) (Geometry, error) {
+	for _, g := range Geometries {
+		if int64(g.Blocks()) == blocks {
+			return g, nil
+		}
+	}
+	largest := int64(maxCyls * maxHeads * rawSectors)
+	if blocks > largest {
+		return Geometry{}, fmt.Errorf("oversized: %d blocks; the ACB-4000 addresses at most %d cylinders x %d heads x %d sectors = %d blocks", blocks, maxCyls, maxHeads, rawSectors, largest)
+	}
+	heads := max(rawMinHeads, int((blocks+maxCyls*rawSectors-1)/(maxCyls*rawSectors)))
+	cyls := int((blocks + int64(heads*rawSectors) - 1) / int64(heads*rawSectors))
+	return Geometry{Name: "raw", Cylinders: cyls, Heads: heads, Sectors: rawSectors, SectorSize: 512}, nil
+}
+
+// ParseGeometry reads a geometry name of Geometries or CxHxS (512-byte
+// sectors).
+func ParseGeometry(s string) (Geometry, error) {
+	if g, ok := Geometries[strings.ToLower(s)]; ok {
+		return g, nil
+	}
+	var g Geometry
+	if n, err := fmt.Sscanf(strings.ToLower(s), "%dx%dx%d", &g.Cylinders, &g.Heads, &g.Sectors); err != nil || n != 3 ||
+		fmt.Sprintf("%dx%dx%d", g.Cylinders, g.Heads, g.Sectors) != strings.ToLower(s) {
+		return g, fmt.Errorf("geometry %q: want a drive name (%s) or CYLINDERSxHEADSxSECTORS, e.g. 615x4x17", s, strings.Join(slices.Sorted(maps.Keys(Geometries)), ", "))
+	}
+	g.Name, g.SectorSize = s, 512
+	if err := g.Validate(); err != nil {
+		return g, fmt.Errorf("geometry %s: %w", s, err)
+	}
+	return g, nil
+}
+
+// openRaw opens an image without a sidecar: formatted at RawInterleave [A],
+// geometry want or derived from the size. A given geometry must match the
+// size exactly: fewer blocks is a truncated image, more an oversized one.
+func openRaw(path string, want *Geometry, readOnly bool) (*Disk, error) {
+	f, err := image.OpenRaw(path, 512, readOnly)
+	if err != nil {
+		return nil, err
+	}
+	n := f.Blocks()
+	g := Geometry{}
+	switch {
+	case want == nil:
+		if g, err = RawGeometry(n); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+	case n < int64(want.Blocks()):
+		f.Close()
+		return nil, fmt.Errorf("%s: truncated: %d blocks, but geometry %s holds %d", path, n, want.Name, want.Blocks())
+	case n > int64(want.Blocks()):
+		f.Close()
+		return nil, fmt.Errorf("%s: oversized: %d blocks, but geometry %s holds %d", path, n, want.Name, want.Blocks())
+	default:
+		g = *want
+	}
+	m := NewMeta(g, true, RawInterleave)
+	return &Disk{f: f, meta: *m}, nil
+}
+
+// Blocks is the drive's capacity: the image's blocks (for a raw image whose
+// last cylinder is partial, fewer than the geometry's).
+func (d *Disk) Blocks() int { return int(d.f.Blocks()) }
+
+// Raw reports whether the image has no sidecar.
+func (d *Disk) Raw() bool { return d.f.Raw() }
 
 // Meta returns a copy of the sidecar content.
 func (d *Disk) Meta() Meta { return d.meta }
@@ -117,8 +232,10 @@ func (d *Disk) format(interleave int, fill byte) error {
 	}
 	m := d.meta
 	m.Formatted, m.Interleave = true, interleave
-	if err := d.f.SaveMeta(&m); err != nil {
-		return err
+	if !d.f.Raw() { // a raw image keeps its format state in memory only
+		if err := d.f.SaveMeta(&m); err != nil {
+			return err
+		}
 	}
 	d.meta = m
 	return nil

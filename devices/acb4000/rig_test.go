@@ -1,6 +1,7 @@
 package acb4000
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -28,6 +29,7 @@ type rigOpts struct {
 	unformat   bool
 	interleave int
 	params     *Params
+	raw        int64 // > 0: a raw image of this many blocks, no sidecar
 }
 
 func newRig(t testing.TB, o rigOpts) *rig {
@@ -43,7 +45,11 @@ func newRig(t testing.TB, o rigOpts) *rig {
 		p = *o.params
 	}
 	path := filepath.Join(t.TempDir(), "hd.img")
-	require.NoError(t, Create(path, o.geom, !o.unformat, o.interleave))
+	if o.raw > 0 {
+		require.NoError(t, os.WriteFile(path, make([]byte, o.raw*512), 0o644))
+	} else {
+		require.NoError(t, Create(path, o.geom, !o.unformat, o.interleave))
+	}
 	d, err := Open(path, false)
 	require.NoError(t, err)
 	t.Cleanup(func() { d.Close() })

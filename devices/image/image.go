@@ -1,6 +1,8 @@
 // Package image stores the media of the emulated SCSI devices: a raw file of
 // fixed-size blocks beside a TOML sidecar (FILE.toml) that says what the
-// blocks are (geometry, format state, version).
+// blocks are (geometry, format state, version), or, for images as users
+// have them (a dd copy of a drive, a BlueSCSI file), the blocks alone
+// (OpenRaw).
 //
 // It gives the device models three guarantees the issue asks for:
 //
@@ -56,6 +58,7 @@ type File struct {
 	blockSize int
 	blocks    int64
 	readOnly  bool
+	raw       bool // no sidecar (OpenRaw)
 }
 
 // Create makes a new image at path holding blocks × blockSize bytes of fill,
@@ -173,6 +176,56 @@ func article(what string) string {
 // takes an exclusive lock; a read-only open a shared one. Any mismatch is an
 // error naming the file, and nothing is written.
 func Open(path string, meta Meta, readOnly bool) (*File, error) {
+	f, err := openLocked(path, readOnly)
+	if err != nil {
+		return nil, err
+	}
+	fail := func(err error) (*File, error) {
+		f.Close() // drops the lock
+		return nil, err
+	}
+	if err := ReadSidecar(path, meta); err != nil {
+		return fail(err)
+	}
+	bs, n := meta.Layout()
+	st, err := f.Stat()
+	if err != nil {
+		return fail(fmt.Errorf("%s: %w", path, err))
+	}
+	if want := int64(bs) * n; st.Size() != want {
+		return fail(fmt.Errorf("%s: size %d bytes, but sidecar %s describes %d blocks of %d bytes = %d bytes",
+			path, st.Size(), SidecarPath(path), n, bs, want))
+	}
+	return &File{path: path, f: f, blockSize: bs, blocks: n, readOnly: readOnly}, nil
+}
+
+// OpenRaw opens an image that has no sidecar (a dd copy of a drive, a
+// BlueSCSI or SCSI2SD file): its size must be a whole, non-zero number of
+// blockSize blocks, which are all it holds. It is locked as Open locks.
+// SaveMeta on it is an error: nothing but the blocks is ever written.
+func OpenRaw(path string, blockSize int, readOnly bool) (*File, error) {
+	f, err := openLocked(path, readOnly)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	switch size := st.Size(); {
+	case size == 0:
+		f.Close()
+		return nil, fmt.Errorf("%s: empty file, not a disk image", path)
+	case size%int64(blockSize) != 0:
+		f.Close()
+		return nil, fmt.Errorf("%s: truncated: %d bytes is not a whole number of %d-byte blocks", path, size, blockSize)
+	}
+	return &File{path: path, f: f, blockSize: blockSize, blocks: st.Size() / int64(blockSize), readOnly: readOnly, raw: true}, nil
+}
+
+// openLocked opens a regular file and takes its lock.
+func openLocked(path string, readOnly bool) (*os.File, error) {
 	if err := checkRegular(path, "image file"); err != nil {
 		return nil, err
 	}
@@ -191,26 +244,21 @@ func Open(path string, meta Meta, readOnly bool) (*File, error) {
 		f.Close()
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	fail := func(err error) (*File, error) {
-		f.Close() // drops the lock
-		return nil, err
-	}
-	if err := ReadSidecar(path, meta); err != nil {
-		return fail(err)
-	}
-	bs, n := meta.Layout()
 	st, err := f.Stat()
+	if err == nil && !st.Mode().IsRegular() {
+		err = errors.New("not a regular file")
+	}
 	if err != nil {
-		return fail(fmt.Errorf("%s: %w", path, err))
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if !st.Mode().IsRegular() {
-		return fail(fmt.Errorf("%s: not a regular file", path))
-	}
-	if want := int64(bs) * n; st.Size() != want {
-		return fail(fmt.Errorf("%s: size %d bytes, but sidecar %s describes %d blocks of %d bytes = %d bytes",
-			path, st.Size(), SidecarPath(path), n, bs, want))
-	}
-	return &File{path: path, f: f, blockSize: bs, blocks: n, readOnly: readOnly}, nil
+	return f, nil
+}
+
+// HasSidecar reports whether the image at path has a sidecar file.
+func HasSidecar(path string) bool {
+	_, err := os.Stat(SidecarPath(path))
+	return err == nil
 }
 
 // ReadSidecar decodes the sidecar of the image at path into meta and
@@ -341,6 +389,9 @@ func (f *File) Path() string { return f.path }
 // BlockSize is the size of one block in bytes.
 func (f *File) BlockSize() int { return f.blockSize }
 
+// Raw reports whether the image has no sidecar (OpenRaw).
+func (f *File) Raw() bool { return f.raw }
+
 // ReadOnly reports whether the image was opened read-only.
 func (f *File) ReadOnly() bool { return f.readOnly }
 
@@ -409,6 +460,9 @@ func (f *File) Sync() error {
 // SaveMeta replaces the sidecar atomically (FORMAT changes interleave and
 // format state).
 func (f *File) SaveMeta(meta Meta) error {
+	if f.raw {
+		return fmt.Errorf("%s: a raw image has no sidecar to save", f.path)
+	}
 	if f.readOnly {
 		return fmt.Errorf("%s: opened read-only", f.path)
 	}
