@@ -83,7 +83,7 @@ type Channel struct {
 	// channel this one's ZC/TO drives.
 	fedBy, feeds *Channel
 
-	pendingTC int // time constant written while running, loaded at next ZC
+	pendingTC int          // time constant written while running, loaded at next ZC
 	zcEvent   *sched.Event // &zc while pending
 	zc        sched.Event
 
