@@ -53,7 +53,6 @@ package emu
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/lbplus/lbplus/devices/ctc"
 	"github.com/lbplus/lbplus/devices/dart"
@@ -100,6 +99,8 @@ type Board struct {
 	bus  *scsi.Bus
 	devs [8]scsidev.Device
 	fdc  FDC
+	// floppy is the WD1772 and its drives (nil: none fitted, emu/floppy.go).
+	floppy *floppyBoard
 
 	ram   [65536]byte
 	rom   []byte
@@ -139,9 +140,6 @@ func New(cfg Config) (*Board, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if len(cfg.Floppies) > 0 {
-		return nil, fmt.Errorf("floppy drive %d: %w", cfg.Floppies[0].Drive, errNoFloppies)
-	}
 	if cfg.MaxWait == 0 {
 		cfg.MaxWait = DefaultMaxWait
 	}
@@ -174,6 +172,10 @@ func New(cfg Config) (*Board, error) {
 	b.dart.Channel(0).SetCTS(true)
 	b.dart.Channel(0).SetDCD(true)
 	b.buildSCSI()
+	if err := b.buildFloppy(); err != nil {
+		b.closeFloppy()
+		return nil, err
+	}
 	for _, spec := range cfg.SCSI {
 		dev, err := scsiTypes[spec.Type].Attach(b.bus, spec)
 		if err != nil {
@@ -194,7 +196,7 @@ func New(cfg Config) (*Board, error) {
 // Acknowledged writes are already durable, so a machine that is simply
 // dropped at exit loses nothing.
 func (b *Board) Close() error {
-	var errs []error
+	errs := []error{b.closeFloppy()}
 	for i, d := range b.devs {
 		if d != nil {
 			errs = append(errs, d.Close())

@@ -98,6 +98,9 @@ type Floppy struct {
 	// Image is the diskette image in the drive; empty = no diskette.
 	Image    string `toml:"image"`
 	ReadOnly bool   `toml:"read_only"`
+	// Format names a raw image's format (amp1-amp4 or CxHxSxSIZE) when its
+	// size does not tell (docs/FLOPPY.md).
+	Format string `toml:"format"`
 }
 
 // DefaultConfig is a board with rom, the initiator at SCSI ID 7, the spare
@@ -208,6 +211,3 @@ func checkROM(name string, rom []byte) error {
 	}
 	return fmt.Errorf("%s: ROM image is %d bytes; the board takes 4, 8, 16 or 32 KB (4096, 8192, 16384 or 32768 bytes)", name, len(rom))
 }
-
-// errNoFloppies: the WD1772 and its drives are not modelled yet.
-var errNoFloppies = errors.New("floppy drives are not modelled yet")

@@ -145,5 +145,8 @@ func TestNewReleasesOnError(t *testing.T) {
 	cfg.SCSI = nil
 	cfg.Floppies = []emu.Floppy{{Drive: 0, Image: "a.dsk"}}
 	_, err = emu.New(cfg)
-	assert.ErrorContains(t, err, "floppy drive 0: floppy drives are not modelled yet")
+	assert.ErrorContains(t, err, "floppy drive 0: a.dsk: no such floppy image")
+	cfg.Floppies = []emu.Floppy{{Drive: 1, Type: "8inch"}}
+	_, err = emu.New(cfg)
+	assert.ErrorContains(t, err, `floppy drive 1: unknown type "8inch"`)
 }

@@ -43,6 +43,7 @@ func (b *Board) writeLatch(v uint8) {
 	b.latch = v
 	b.romOn = v&LatchRAM == 0
 	b.mapMemory()
+	b.latchFloppy(v)
 }
 
 func (b *Board) ioTime(t uint64) sched.Time {

@@ -121,3 +121,22 @@ func TestSnapshotSectorUnderHead(t *testing.T) {
 	assert.Equal(t, 22, snap.SectorUnder) // interleave 2: 17, 22, 18, ...
 	assert.Equal(t, -1, d.Snapshot(10*MFMCell).SectorUnder)
 }
+
+// FormatStream, fed to a Write Track that records cells as the chip does,
+// gives back the same track at the same positions (the chip's half of this
+// is tested in wd1772 and roms/fdbench).
+func TestFormatStreamCodes(t *testing.T) {
+	f, _ := fdimage.ParseFormat("amp2")
+	tr := f.NewTrack(5, 1, 0xE5)
+	p := StandardLayout(&tr, rev)
+	st := FormatStream(&tr, p)
+	// 10 sectors: two F7 (ID and data CRC) each, three F5 before each mark.
+	count := map[byte]int{}
+	for _, b := range st {
+		count[b]++
+	}
+	assert.Equal(t, 20, count[0xF7])
+	assert.Equal(t, 60, count[0xF5])
+	assert.Equal(t, 3, count[0xF6])
+	assert.Equal(t, p.Len-20+256, len(st))
+}

@@ -157,6 +157,17 @@ func Stream(t *fdimage.Track, p Positions) []Cell {
 		}
 		put(at-3, Cell{0xA1, true}, Cell{0xA1, true}, Cell{0xA1, true}, Cell{b, false})
 	}
+	// The index mark, when the layout left room for it.
+	if len(t.Sectors) > 0 && p.IDAt[0] >= g.gap4a+g.sync+g.iam+g.gap1 {
+		for i := 0; i < g.sync; i++ {
+			put(g.gap4a+i, Cell{})
+		}
+		if p.FM {
+			put(g.gap4a+g.sync, Cell{0xFC, true})
+		} else {
+			put(g.gap4a+g.sync, Cell{0xC2, true}, Cell{0xC2, true}, Cell{0xC2, true}, Cell{B: 0xFC})
+		}
+	}
 	for i := range t.Sectors {
 		s := &t.Sectors[i]
 		at := p.IDAt[i]
@@ -268,4 +279,49 @@ func Parse(cells []Cell, fm bool, cell sched.Time) (fdimage.Track, Positions) {
 		i = idEnd - 1
 	}
 	return t, p
+}
+
+// FormatStream returns the bytes a program gives Write Track, from the
+// index on, to lay t down at positions p (StandardLayout for a fresh
+// format): the WD1772's codes stand for what the host cannot write
+// directly (MFM F5 = A1 mark, F6 = C2 mark, F7 = the two CRC bytes; FM F7 =
+// CRC, marks as themselves). A field with a bad CRC is written with the
+// wrong CRC bytes literally. Data bytes F5-F7 cannot be formatted (the
+// chip would take them as codes); formatters fill with E5h. The stream
+// is padded with gap bytes past the index so the host never runs short.
+func FormatStream(t *fdimage.Track, p Positions) []byte {
+	cells := Stream(t, p)
+	crcAt := map[int]bool{}
+	for i := range t.Sectors {
+		s := &t.Sectors[i]
+		if !s.BadIDCRC {
+			crcAt[p.IDAt[i]+5] = true
+		}
+		if p.DataAt[i] >= 0 && s.Data != nil && !s.BadCRC {
+			crcAt[p.DataAt[i]+1+len(s.Data)] = true
+		}
+	}
+	out := make([]byte, 0, len(cells)+256)
+	for i := 0; i < len(cells); i++ {
+		c := cells[i]
+		switch {
+		case crcAt[i]:
+			out = append(out, 0xF7)
+			i++
+		case c.Mark && !p.FM && c.B == 0xA1:
+			out = append(out, 0xF5)
+		case c.Mark && !p.FM && c.B == 0xC2:
+			out = append(out, 0xF6)
+		default:
+			out = append(out, c.B)
+		}
+	}
+	g := mfmGaps.gapByte
+	if p.FM {
+		g = fmGaps.gapByte
+	}
+	for i := 0; i < 256; i++ {
+		out = append(out, g)
+	}
+	return out
 }

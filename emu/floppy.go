@@ -1,0 +1,202 @@
+package emu
+
+import (
+	"fmt"
+	"math/bits"
+	"strings"
+
+	"github.com/lbplus/lbplus/devices/fdimage"
+	"github.com/lbplus/lbplus/devices/floppy"
+	"github.com/lbplus/lbplus/devices/wd1772"
+	"github.com/lbplus/lbplus/sched"
+)
+
+// Floppy drive types a machine file names (docs/FLOPPY.md).
+var floppyTypes = map[string]int{
+	"48tpi": 40, // 5.25" 40-cylinder double-sided (amp1, amp2)
+	"96tpi": 80, // 5.25" or 3.5" 80-cylinder double-sided (amp3, amp4)
+}
+
+// FloppyTypes lists the drive type names.
+func FloppyTypes() []string { return []string{"48tpi", "96tpi"} }
+
+// floppyBoard is the WD1772, its drives and their images.
+type floppyBoard struct {
+	fdc    *wd1772.FDC
+	drives [4]*floppy.Drive
+	images [4]*fdimage.Image
+	sel    *floppy.Drive
+}
+
+// buildFloppy fits the WD1772 behind C0-C7 and the drives Config.Floppies
+// names, wired as the board wires them [F MAME-ampro, REFERENCE.md 1.3-1.4]:
+// port 00 selects the drive, side, density and FDC clock; the chip's motor
+// output drives every drive's motor line [A]; the selected drive's READY
+// goes to DART DCDB; INTRQ and DRQ go through the jumpers (FDCINTRQ,
+// FDCDRQ). A machine with no floppy drive configured has no WD1772 fitted
+// [A]: its ports float (FFh), so a boot ROM goes straight to SCSI, as on a
+// board whose floppy controller is absent.
+func (b *Board) buildFloppy() error {
+	if len(b.cfg.Floppies) == 0 {
+		return nil
+	}
+	fb := &floppyBoard{}
+	fb.fdc = wd1772.New(b.s, "fdc", wd1772.DefaultParams())
+	fb.fdc.OnMotor = func(now sched.Time, on bool) {
+		for _, d := range fb.drives {
+			if d != nil {
+				d.SetMotor(now, on)
+			}
+		}
+	}
+	fb.fdc.OnINTRQ = func(_ sched.Time, v bool) { b.FDCINTRQ(v) }
+	fb.fdc.OnDRQ = func(_ sched.Time, v bool) { b.FDCDRQ(v) }
+	fb.fdc.OnError = func(err error) {
+		b.err = err
+		b.Stop()
+	}
+	b.floppy = fb
+	for _, f := range b.cfg.Floppies {
+		cyls := 0
+		if f.Type != "" {
+			var ok bool
+			if cyls, ok = floppyTypes[f.Type]; !ok {
+				return fmt.Errorf("floppy drive %d: unknown type %q (known: %s)", f.Drive, f.Type, strings.Join(FloppyTypes(), ", "))
+			}
+		}
+		var im *fdimage.Image
+		if f.Image != "" {
+			var err error
+			if im, err = fdimage.Open(f.Image, fdimage.Options{Format: f.Format, ReadOnly: f.ReadOnly}); err != nil {
+				return fmt.Errorf("floppy drive %d: %w", f.Drive, err)
+			}
+			fb.images[f.Drive] = im
+		}
+		if cyls == 0 { // by the disk: more than 42 cylinders needs 96 tpi [A]
+			cyls = 40
+			if im != nil && im.Disk().Cylinders > 42 {
+				cyls = 80
+			}
+		}
+		d := floppy.NewDrive(b.s, fmt.Sprintf("fd%d", f.Drive), floppy.DefaultParams(cyls))
+		d.Observe(func(now sched.Time, _ string, sig floppy.Signal, v int) {
+			if sig == floppy.Ready && d == fb.sel {
+				b.dart.Channel(1).SetDCD(v != 0)
+			}
+		})
+		fb.drives[f.Drive] = d
+		if im != nil {
+			d.Insert(b.s.Now(), floppy.NewMedia(im.Path(), im, false))
+		}
+	}
+	b.fdc = fb.fdc
+	return nil
+}
+
+// latchFloppy applies port 00's floppy bits: one-hot select (the lowest bit
+// wins when several are set [A]), side 1, /DDEN and the 16 MHz clock.
+func (b *Board) latchFloppy(v uint8) {
+	fb := b.floppy
+	if fb == nil {
+		return
+	}
+	now := b.s.Now()
+	var d *floppy.Drive
+	if sel := v & LatchDriveMask; sel != 0 {
+		d = fb.drives[bits.TrailingZeros8(sel)]
+	}
+	side := 0
+	if v&LatchSide1 != 0 {
+		side = 1
+	}
+	for _, x := range fb.drives {
+		if x != nil {
+			x.SetSide(now, side)
+		}
+	}
+	fb.fdc.SetDensity(now, v&LatchSingleDen == 0)
+	fb.fdc.SetClock16(now, v&LatchFDC16MHz != 0)
+	fb.fdc.Select(now, d)
+	fb.sel = d
+	b.dart.Channel(1).SetDCD(d != nil && d.Ready())
+}
+
+// FDC returns the board's WD1772, or nil when no floppy drive is fitted.
+func (b *Board) FDC() *wd1772.FDC {
+	if b.floppy == nil {
+		return nil
+	}
+	return b.floppy.fdc
+}
+
+// FloppyDrive returns drive n (0-3), or nil if it is not fitted.
+func (b *Board) FloppyDrive(n int) *floppy.Drive {
+	if b.floppy == nil || n < 0 || n > 3 {
+		return nil
+	}
+	return b.floppy.drives[n]
+}
+
+// InsertFloppy puts the image at path in drive n, ejecting what was there
+// (a disk change while running).
+func (b *Board) InsertFloppy(n int, path string, o fdimage.Options) error {
+	d := b.FloppyDrive(n)
+	if d == nil {
+		return fmt.Errorf("floppy drive %d is not fitted", n)
+	}
+	im, err := fdimage.Open(path, o)
+	if err != nil {
+		return err
+	}
+	if err := b.EjectFloppy(n); err != nil {
+		im.Close()
+		return err
+	}
+	b.floppy.images[n] = im
+	d.Insert(b.s.Now(), floppy.NewMedia(im.Path(), im, false))
+	return nil
+}
+
+// EjectFloppy takes the disk out of drive n and closes its image.
+func (b *Board) EjectFloppy(n int) error {
+	d := b.FloppyDrive(n)
+	if d == nil {
+		return fmt.Errorf("floppy drive %d is not fitted", n)
+	}
+	d.Eject(b.s.Now())
+	im := b.floppy.images[n]
+	b.floppy.images[n] = nil
+	if im != nil {
+		return im.Close()
+	}
+	return nil
+}
+
+// InsertFloppyDisk puts a disk kept in memory in drive n (tests, benches).
+func (b *Board) InsertFloppyDisk(n int, name string, d *fdimage.Disk, protected bool) error {
+	dr := b.FloppyDrive(n)
+	if dr == nil {
+		return fmt.Errorf("floppy drive %d is not fitted", n)
+	}
+	if err := b.EjectFloppy(n); err != nil {
+		return err
+	}
+	dr.Insert(b.s.Now(), floppy.NewMedia(name, &floppy.MemoryStore{D: d}, protected))
+	return nil
+}
+
+func (b *Board) closeFloppy() error {
+	if b.floppy == nil {
+		return nil
+	}
+	var first error
+	for i, im := range b.floppy.images {
+		if im != nil {
+			if err := im.Close(); err != nil && first == nil {
+				first = err
+			}
+			b.floppy.images[i] = nil
+		}
+	}
+	return first
+}

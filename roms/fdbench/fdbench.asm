@@ -1,0 +1,215 @@
+; FDBENCH: drives the WD1772 of the Little Board/PLUS from a script of
+; operations, with the polled loops an Ampro-style BIOS uses (status, DRQ,
+; data: 67 T-states a byte plus PAD). Used by the floppy acceptance tests
+; and `lbplus bench floppy` (docs/FLOPPY.md, "Bench").
+;
+; Script at SCRIPT: 4-byte entries op, a, b, c; results at RESULTS.
+;   00          end: STATE = 1, HALT
+;   01 a        port 00 <- a (drive select, side, density; ROM stays off)
+;   02 a b      type I command a with the data register = b; wait for not BUSY
+;   03 a b      Write Track, h = 1, from page a (b pages = b*256 bytes)
+;   04 a b      Write Sector a (h = 1) from page b
+;   05 a b c    Read Sector a (h = 1) into page b; up to c retries on
+;               lost data, RNF or CRC (each counted in RETRIES)
+;   06          Read Address into RABUF + 6*n, n counting up
+;   07 a b      copy 512 bytes from page a to page b (BIOS deblocking, LDIR)
+;   08 a        printer data port 01 <- a (a marker for the harness' scope)
+; After each FDC command the final status is appended to STATUS + n.
+
+FDCCMD  equ 0C0h
+FDCSTAT equ 0C4h
+FDCTRK  equ 0C1h
+FDCSEC  equ 0C2h
+FDCDATA equ 0C3h
+FDCRDAT equ 0C7h
+
+        org 0100h
+start:  ld sp,0100h
+        ld ix,SCRIPT
+next:   ld a,(ix+0)
+        ld b,(ix+1)
+        ld c,(ix+2)
+        ld d,(ix+3)
+        inc ix
+        inc ix
+        inc ix
+        inc ix
+        or a
+        jp z,finish
+        dec a
+        jp z,op_latch
+        dec a
+        jp z,op_type1
+        dec a
+        jp z,op_wtrack
+        dec a
+        jp z,op_wsec
+        dec a
+        jp z,op_rsec
+        dec a
+        jp z,op_raddr
+        dec a
+        jp z,op_copy
+        dec a
+        jp z,op_mark
+        ld a,2                  ; unknown op
+        ld (STATE),a
+        halt
+
+finish: ld a,1
+        ld (STATE),a
+        halt
+
+op_latch:
+        ld a,b
+        out (00h),a
+        jp next
+
+op_mark:
+        ld a,b
+        out (01h),a
+        jp next
+
+op_type1:
+        ld a,c
+        out (FDCDATA),a
+        ld a,b
+        out (FDCCMD),a
+t1wait: in a,(FDCSTAT)
+        rrca
+        jr c,t1wait
+        in a,(FDCSTAT)
+        call stat
+        jp next
+
+; Write Track from page b.
+op_wtrack:
+        ld h,b
+        ld l,0
+        ld a,0F8h
+        out (FDCCMD),a
+wtl:    in a,(FDCSTAT)
+        rrca
+        jr nc,wtend
+        rrca
+        jr nc,wtl
+        ld a,(hl)
+        out (FDCDATA),a
+        inc hl
+        jp wtl
+wtend:  in a,(FDCSTAT)
+        call stat
+        jp next
+
+; Write Sector b from page c.
+op_wsec:
+        ld a,b
+        out (FDCSEC),a
+        ld h,c
+        ld l,0
+        ld a,0A8h
+        out (FDCCMD),a
+wsl:    in a,(FDCSTAT)
+        rrca
+        jr nc,wsend
+        rrca
+        jr nc,wsl
+        ld a,(hl)
+        out (FDCDATA),a
+        inc hl
+        jp wsl
+wsend:  in a,(FDCSTAT)
+        call stat
+        jp next
+
+; Read Sector b into page c, up to d retries.
+op_rsec:
+        ld a,b
+        out (FDCSEC),a
+        ld h,c
+        ld l,0
+        ld a,88h
+        out (FDCCMD),a
+rsl:    in a,(FDCSTAT)          ; 11
+        rrca                    ; 4  BUSY -> carry
+        jr nc,rsend             ; 7
+        rrca                    ; 4  DRQ -> carry
+        jr nc,rsl               ; 7
+        in a,(FDCRDAT)          ; 11
+        ld (hl),a               ; 7
+        inc hl                  ; 6
+        rept PAD4
+        nop                     ; 4 each
+        endm
+        rept PAD6
+        inc de                  ; 6 each
+        endm
+        rept PAD7
+        ld e,0                  ; 7 each
+        endm
+        jp rsl                  ; 10: 67 T-states a byte without padding
+rsend:  in a,(FDCSTAT)
+        call stat
+        and 1Ch                 ; lost data, CRC, RNF
+        jp z,next
+        ld hl,(RETRIES)
+        inc hl
+        ld (RETRIES),hl
+        ld a,d
+        or a
+        jp z,next               ; out of retries: give up on this sector
+        dec d
+        jp op_rsec
+
+; Read Address into RABUF + 6n.
+op_raddr:
+        ld hl,(RAPTR)
+        ld a,0C8h
+        out (FDCCMD),a
+ral:    in a,(FDCSTAT)
+        rrca
+        jr nc,raend
+        rrca
+        jr nc,ral
+        in a,(FDCRDAT)
+        ld (hl),a
+        inc hl
+        jp ral
+raend:  ld (RAPTR),hl
+        in a,(FDCSTAT)
+        call stat
+        jp next
+
+op_copy:
+        ld h,b
+        ld l,0
+        ld d,c
+        ld e,0
+        push bc
+        ld bc,512
+        ldir
+        pop bc
+        jp next
+
+; stat appends A to the status list; keeps A.
+stat:   push hl
+        ld hl,(STPTR)
+        ld (hl),a
+        inc hl
+        ld (STPTR),hl
+        pop hl
+        ret
+
+; Results (cleared by the harness).
+        org 0800h
+RESULTS:
+STATE:  db 0
+RETRIES: dw 0
+RAPTR:  dw RABUF
+STPTR:  dw STATUS
+        org 0810h
+RABUF:  ds 6*64
+        org 0A00h
+STATUS: ds 512
+        org 0C00h
+SCRIPT: ds 4
