@@ -171,6 +171,10 @@ func New(cfg Config) (*Board, error) {
 	// channel B's modem inputs (RIB is the idle printer's BUSY).
 	b.dart.Channel(0).SetCTS(true)
 	b.dart.Channel(0).SetDCD(true)
+	// [A] The console terminal keeps pace with the program: it holds
+	// typed characters while the DART's FIFO is full (docs/ARCHITECTURE.md,
+	// console), so typing while the monitor prints loses nothing.
+	b.dart.Channel(0).Paced = true
 	b.buildSCSI()
 	if err := b.buildFloppy(); err != nil {
 		b.closeFloppy()

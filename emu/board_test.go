@@ -472,3 +472,17 @@ func TestJumperTO2ToTRG3(t *testing.T) {
 	v, _ := b.In(0x70, 11+160*7+100)
 	assert.Equal(t, uint8(93), v, "seven zero counts of CTC 2")
 }
+
+// TestTypeAheadWhileMonitorPrints: a command typed while the monitor is
+// still printing the previous one's output reaches it whole: the console
+// terminal keeps pace with the program instead of overrunning the DART.
+func TestTypeAheadWhileMonitorPrints(t *testing.T) {
+	b, tr := newMonitorBoard(t)
+	ty := &console.Typist{B: b, T: tr, Limit: 60 * sched.Second}
+	require.NoError(t, ty.WaitFor("Any key: monitor\r\n"))
+	require.NoError(t, ty.Type(" "))
+	require.NoError(t, ty.WaitFor("> "))
+	b.ConsoleInput([]byte("D 0 200\rD 8000 10\r"))
+	require.NoError(t, ty.WaitFor("D 8000 10"), "the second command arrived intact")
+	require.NoError(t, ty.WaitFor("8000"))
+}

@@ -101,6 +101,13 @@ type Channel struct {
 	txEv       sched.Event
 	txIntArmed bool // a Tx-empty interrupt may fire (after a data write)
 
+	// Paced makes the far end hold its next character while the
+	// receiver's FIFO is full, and send it when the program reads one: a
+	// terminal that keeps pace with the program (as with hardware flow
+	// control), so typed or pasted characters are never overrun [A]. Set by
+	// the board for the console; off, the far end sends regardless.
+	Paced bool
+
 	// Receiver: the far end's queue, the character on the line, the FIFO.
 	lineIn      []byte
 	rxEvent     *sched.Event // &rxEv while pending
@@ -167,6 +174,9 @@ func (c *Channel) ReadData() uint8 {
 	if len(c.fifo) > 0 {
 		c.lastRx = c.fifo[0]
 		c.fifo = c.fifo[1:]
+		if c.Paced && len(c.fifo) == rxFIFODepth-1 {
+			c.startRx(c.d.s.Now()) // room again: the far end sends on
+		}
 	}
 	mode := c.rxIntMode()
 	c.setIP(c.src(srcRxA), len(c.fifo) > 0 && (mode == 2 || mode == 3))
@@ -376,6 +386,9 @@ func (c *Channel) Queued() int { return len(c.lineIn) }
 func (c *Channel) startRx(now sched.Time) {
 	if c.rxEvent != nil || len(c.lineIn) == 0 || c.clock == nil || c.wr[3]&0x01 == 0 {
 		return // [A] the far end holds its characters while the receiver is off
+	}
+	if c.Paced && len(c.fifo) == rxFIFODepth {
+		return // held until the program reads (ReadData)
 	}
 	end := c.clock.PulseAfter(now, framePulses(c.wr[4], c.rxBits()))
 	if end == sched.MaxTime {

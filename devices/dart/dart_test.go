@@ -250,3 +250,30 @@ func TestRR0InterruptPendingOnChannelAOnly(t *testing.T) {
 	assert.Equal(t, uint8(0x02), a.ReadControl()&0x02)
 	assert.Zero(t, b.ReadControl()&0x02)
 }
+
+// TestPacedFarEndNeverOverruns: a paced far end (the console terminal) holds
+// its characters while the FIFO is full and sends the next one a character
+// time after the program reads, so a slow reader loses nothing.
+func TestPacedFarEndNeverOverruns(t *testing.T) {
+	s := sched.New()
+	d := New(s)
+	a := d.Channel(0)
+	a.SetClock(baud9615)
+	a.Paced = true
+	setup8N1(a)
+	a.Feed([]byte("abcdefg"))
+	char := 160 * baud9615.period
+	s.Advance(20 * char)
+	assert.Equal(t, 4, a.Queued(), "three in the FIFO, the rest held")
+	var got []byte
+	for len(got) < 7 {
+		if a.ReadControl()&1 != 0 {
+			got = append(got, a.ReadData())
+			continue
+		}
+		s.Advance(s.Now() + char)
+	}
+	assert.Equal(t, "abcdefg", string(got))
+	a.WriteControl(1)
+	assert.Equal(t, uint8(0), a.ReadControl()&0x20, "no overrun")
+}
