@@ -1,0 +1,758 @@
+// Package window is the debugger's window (ebiten): registers and flags,
+// disassembly with breakpoints and symbols, memory, stack, the 5380's
+// registers bit by bit, the SCSI lines and phase, device panels, a console
+// panel that is the machine's terminal, run controls with speed, and the
+// timeline, a logic analyser of the bus with a phase band, decoded
+// commands, zoom, pan and two cursors.
+//
+// The window adapts the debugger core (package debugger), it never owns
+// the machine's state: every panel is drawn from the core's side-effect
+// free views each frame, and every key is a core call. Keys: F5 run /
+// pause, F10 step over, F11 step into, Shift+F11 step out, F9 breakpoint
+// at the selected line, F6 step to the next phase, F7 to the next
+// command, F8 to the next bus byte, F2 speed (real time / maximum), Tab
+// keyboard to the console, + and - (or the wheel) zoom the timeline, the
+// arrows pan it, Home follows the present; in the timeline a left click
+// sets cursor A, a right click cursor B (with Shift: snapped to the next
+// ACK).
+package window
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/color"
+	"strings"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/inpututil"
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
+	"github.com/hajimehoshi/ebiten/v2/vector"
+	"golang.org/x/image/font/gofont/gomono"
+
+	"github.com/lbplus/lbplus/debugger"
+	"github.com/lbplus/lbplus/sched"
+	"github.com/lbplus/lbplus/scsi"
+)
+
+// Size of the window's canvas in pixels.
+const (
+	Width  = 1600
+	Height = 920
+)
+
+// Speed is how the window runs the machine.
+type Speed int
+
+// Speeds.
+const (
+	Paused   Speed = iota
+	Realtime       // 1/60 s of simulated time per frame at 60 frames/s
+	Max            // as much as fits in a frame
+)
+
+func (s Speed) String() string {
+	return [...]string{"paused", "real time", "maximum"}[s]
+}
+
+// Panel is a device panel: a title and lines of text (the ACB-4000's
+// cylinder and sector, the MCD-403's position and FIFO, ...).
+type Panel interface {
+	Title() string
+	Lines() []string
+}
+
+// Options connect the window to the machine around the core.
+type Options struct {
+	Title string
+	// Chip reads the 5380's registers (nil without SCSI).
+	Chip debugger.RegisterReader
+	// ConsoleIn sends typed characters to the machine's terminal input.
+	ConsoleIn func(p []byte)
+	// Panels are the device panels.
+	Panels []Panel
+	// HostElapsed, if set, is the host's clock (from cmd/), used only to
+	// fill a frame at maximum speed; without it a frame at maximum speed
+	// runs MaxFrameBudget of simulated time.
+	HostElapsed func() time.Duration
+}
+
+// MaxFrameBudget is the simulated time a frame runs at maximum speed
+// without a host clock: 100 ms, 6x real time at 60 frames/s.
+const MaxFrameBudget = 100 * sched.Millisecond
+
+// maxFrameHost is the host time a frame may spend running at maximum
+// speed, leaving the rest of 1/60 s to drawing.
+const maxFrameHost = 11 * time.Millisecond
+
+// Window is the debugger window; it is an ebiten.Game.
+type Window struct {
+	d   *debugger.Debugger
+	opt Options
+	// TL is the timeline's view model (tests read the cursors from it).
+	TL    *debugger.Timeline
+	Term  *Terminal
+	speed Speed
+	// Status is the last stop or error, shown in the top bar.
+	Status string
+	// Selected is the disassembly line F9 acts on (PC unless clicked).
+	Selected    int
+	selectedSet bool
+	// MemAddr is the first address of the memory panel.
+	MemAddr      uint16
+	ConsoleFocus bool
+	frames       uint64
+	canvas       *ebiten.Image
+	quit         error
+	disLines     []debugger.DisLine
+}
+
+// New returns a paused window on d.
+func New(d *debugger.Debugger, opt Options) *Window {
+	return &Window{d: d, opt: opt, TL: debugger.NewTimeline(d.Machine().Now(), 200*sched.Microsecond),
+		Term: NewTerminal(80, 24), MemAddr: 0x8000}
+}
+
+// Console takes the machine's terminal output (the board's ConsoleOut).
+func (w *Window) Console(b byte) { w.Term.Write([]byte{b}) }
+
+// Speed returns the run speed.
+func (w *Window) Speed() Speed { return w.speed }
+
+// SetSpeed sets the run speed (Paused stops).
+func (w *Window) SetSpeed(s Speed) { w.speed = s }
+
+// Frames counts Update calls.
+func (w *Window) Frames() uint64 { return w.frames }
+
+// Run opens the window and runs until it is closed.
+func Run(w *Window) error {
+	ebiten.SetWindowSize(Width, Height)
+	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
+	title := w.opt.Title
+	if title == "" {
+		title = "lbplus debugger"
+	}
+	ebiten.SetWindowTitle(title)
+	err := ebiten.RunGame(w)
+	if err == ebiten.Termination {
+		return nil
+	}
+	return err
+}
+
+// Layout fixes the canvas size; ebiten scales it to the window.
+func (w *Window) Layout(int, int) (int, int) { return Width, Height }
+
+// Update handles input and runs the machine for one frame.
+func (w *Window) Update() error {
+	w.frames++
+	w.input()
+	w.Tick()
+	return w.quit
+}
+
+// Tick runs the machine for one frame at the current speed.
+func (w *Window) Tick() {
+	switch w.speed {
+	case Realtime:
+		w.run(sched.Second / 60)
+	case Max:
+		if w.opt.HostElapsed == nil {
+			w.run(MaxFrameBudget)
+			break
+		}
+		start := w.opt.HostElapsed()
+		for w.speed == Max && w.opt.HostElapsed()-start < maxFrameHost {
+			w.run(10 * sched.Millisecond)
+		}
+	}
+	w.TL.Update(w.d.Machine().Now())
+}
+
+func (w *Window) run(budget sched.Time) {
+	st, err := w.d.Continue(budget)
+	if err != nil {
+		w.Status = "error: " + err.Error()
+		w.speed = Paused
+		return
+	}
+	if st != nil {
+		w.stopped(st)
+	}
+}
+
+func (w *Window) stopped(st *debugger.Stop) {
+	w.speed = Paused
+	w.selectedSet = false
+	w.Status = st.String()
+	if st.Ended != nil && st.Ended.End != 0 {
+		w.Status = w.d.SegmentLine(st.Ended) + "  |  " + w.Status
+	}
+	if st.T < w.TL.From || st.T >= w.TL.To() {
+		w.TL.Center(st.T)
+	}
+}
+
+func (w *Window) step(f func() (*debugger.Stop, error)) {
+	st, err := f()
+	if err != nil {
+		w.Status = "error: " + err.Error()
+		return
+	}
+	w.stopped(st)
+	w.TL.Follow = true
+	w.TL.Update(w.d.Machine().Now())
+}
+
+// Key acts on one key press, as the keyboard does (tests call it).
+func (w *Window) Key(k ebiten.Key, shift bool) {
+	d := w.d
+	switch k {
+	case ebiten.KeyF5:
+		if w.speed == Paused {
+			w.speed = Realtime
+			w.Status = "running"
+		} else {
+			w.speed = Paused
+			w.Status = "paused at " + debugger.FormatTime(d.Machine().Now())
+		}
+	case ebiten.KeyF2:
+		if w.speed == Max {
+			w.speed = Realtime
+		} else {
+			w.speed = Max
+		}
+	case ebiten.KeyF10:
+		w.step(d.StepOver)
+	case ebiten.KeyF11:
+		if shift {
+			w.step(d.StepOut)
+		} else {
+			w.step(d.StepInstruction)
+		}
+	case ebiten.KeyF9:
+		if w.Selected < len(w.disLines) {
+			d.ToggleExec(w.disLines[w.Selected].Addr)
+		}
+	case ebiten.KeyF6:
+		w.step(d.StepPhase)
+	case ebiten.KeyF7:
+		w.step(d.StepCommand)
+	case ebiten.KeyF8:
+		w.step(d.StepByte)
+	case ebiten.KeyTab:
+		w.ConsoleFocus = !w.ConsoleFocus
+	case ebiten.KeyEqual, ebiten.KeyKPAdd:
+		w.TL.Zoom(0.5, w.TL.From+w.TL.Span/2)
+	case ebiten.KeyMinus, ebiten.KeyKPSubtract:
+		w.TL.Zoom(2, w.TL.From+w.TL.Span/2)
+	case ebiten.KeyArrowLeft:
+		w.TL.Pan(-0.25)
+	case ebiten.KeyArrowRight:
+		w.TL.Pan(0.25)
+	case ebiten.KeyHome:
+		w.TL.Follow = true
+		w.TL.Update(d.Machine().Now())
+	case ebiten.KeyPageUp:
+		w.MemAddr -= 0x80
+	case ebiten.KeyPageDown:
+		w.MemAddr += 0x80
+	}
+}
+
+var keys = []ebiten.Key{ebiten.KeyF2, ebiten.KeyF5, ebiten.KeyF6, ebiten.KeyF7, ebiten.KeyF8, ebiten.KeyF9,
+	ebiten.KeyF10, ebiten.KeyF11, ebiten.KeyTab, ebiten.KeyEqual, ebiten.KeyKPAdd, ebiten.KeyMinus,
+	ebiten.KeyKPSubtract, ebiten.KeyArrowLeft, ebiten.KeyArrowRight, ebiten.KeyHome, ebiten.KeyPageUp, ebiten.KeyPageDown}
+
+func (w *Window) input() {
+	shift := ebiten.IsKeyPressed(ebiten.KeyShift)
+	if w.ConsoleFocus {
+		var typed []byte
+		for _, r := range ebiten.AppendInputChars(nil) {
+			if r < 0x80 {
+				typed = append(typed, byte(r))
+			}
+		}
+		for _, k := range []struct {
+			k ebiten.Key
+			b byte
+		}{{ebiten.KeyEnter, '\r'}, {ebiten.KeyBackspace, 8}, {ebiten.KeyEscape, 27}} {
+			if inpututil.IsKeyJustPressed(k.k) {
+				typed = append(typed, k.b)
+			}
+		}
+		if len(typed) > 0 && w.opt.ConsoleIn != nil {
+			w.opt.ConsoleIn(typed)
+		}
+		for _, k := range []ebiten.Key{ebiten.KeyTab, ebiten.KeyF2, ebiten.KeyF5, ebiten.KeyF6, ebiten.KeyF7,
+			ebiten.KeyF8, ebiten.KeyF9, ebiten.KeyF10, ebiten.KeyF11} {
+			if inpututil.IsKeyJustPressed(k) {
+				w.Key(k, shift)
+			}
+		}
+	} else {
+		for _, k := range keys {
+			if inpututil.IsKeyJustPressed(k) {
+				w.Key(k, shift)
+			}
+		}
+	}
+	x, y := ebiten.CursorPosition()
+	p := image.Pt(x, y)
+	if p.In(timelineArea) {
+		tx := x - timelineArea.Min.X - labelW
+		tw := timelineArea.Dx() - labelW
+		if tx >= 0 {
+			t := w.TL.TimeAt(tx, tw)
+			if _, dy := ebiten.Wheel(); dy != 0 {
+				f := 0.8
+				if dy < 0 {
+					f = 1.25
+				}
+				w.TL.Follow = false
+				w.TL.Zoom(f, t)
+			}
+			for _, b := range []ebiten.MouseButton{ebiten.MouseButtonLeft, ebiten.MouseButtonRight} {
+				if inpututil.IsMouseButtonJustPressed(b) {
+					w.SetCursor(b == ebiten.MouseButtonRight, t, shift)
+				}
+			}
+		}
+	}
+	if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) && p.In(disArea) {
+		w.Selected = (y - disArea.Min.Y - 18) / lineH
+		w.selectedSet = true
+	}
+}
+
+// SetCursor sets cursor A (or B) at t, or with snap at the next ACK rising
+// edge after t.
+func (w *Window) SetCursor(b bool, t sched.Time, snap bool) {
+	if snap {
+		if e, ok := debugger.SnapRising(w.d.Rec, debugger.Signal(scsi.ACK), t); ok {
+			t = e
+		}
+	}
+	if b {
+		w.TL.B = t
+	} else {
+		w.TL.A = t
+	}
+}
+
+// Draw renders the window.
+func (w *Window) Draw(screen *ebiten.Image) {
+	screen.DrawImage(w.Render(), nil)
+}
+
+// Render draws every panel onto the window's canvas and returns it.
+func (w *Window) Render() *ebiten.Image {
+	if w.canvas == nil {
+		w.canvas = ebiten.NewImage(Width, Height)
+	}
+	c := w.canvas
+	c.Fill(colBG)
+	w.drawTop(c)
+	w.drawRegs(c)
+	w.drawDis(c)
+	w.drawStack(c)
+	w.drawChip(c)
+	w.drawBus(c)
+	w.drawMem(c)
+	w.drawPanels(c)
+	w.drawConsole(c)
+	w.drawTimeline(c)
+	return c
+}
+
+// The panels' places on the canvas.
+var (
+	topArea      = image.Rect(0, 0, Width, 24)
+	regsArea     = image.Rect(4, 28, 520, 92)
+	disArea      = image.Rect(4, 96, 520, 440)
+	stackArea    = image.Rect(4, 444, 520, 580)
+	chipArea     = image.Rect(524, 28, 1000, 190)
+	busArea      = image.Rect(524, 194, 1000, 250)
+	memArea      = image.Rect(524, 254, 1000, 440)
+	panelsArea   = image.Rect(524, 444, 1000, 580)
+	consoleArea  = image.Rect(1004, 28, Width-4, 440)
+	statusArea   = image.Rect(1004, 444, Width-4, 580)
+	timelineArea = image.Rect(4, 584, Width-4, Height-4)
+)
+
+// Areas names every panel's rectangle (the screenshot tests crop them).
+func Areas() map[string]image.Rectangle {
+	return map[string]image.Rectangle{
+		"top": topArea, "regs": regsArea, "disasm": disArea, "stack": stackArea, "ncr5380": chipArea,
+		"bus": busArea, "memory": memArea, "devices": panelsArea, "console": consoleArea,
+		"breakpoints": statusArea, "timeline": timelineArea,
+	}
+}
+
+// Colours.
+var (
+	colBG     = color.RGBA{0x16, 0x18, 0x1d, 0xff}
+	colPanel  = color.RGBA{0x20, 0x23, 0x2b, 0xff}
+	colBorder = color.RGBA{0x3a, 0x3f, 0x4b, 0xff}
+	colText   = color.RGBA{0xd8, 0xdc, 0xe4, 0xff}
+	colDim    = color.RGBA{0x80, 0x88, 0x96, 0xff}
+	colTitle  = color.RGBA{0x8c, 0xb4, 0xff, 0xff}
+	colOn     = color.RGBA{0x5c, 0xe0, 0x7a, 0xff}
+	colOff    = color.RGBA{0x3a, 0x40, 0x4a, 0xff}
+	colPC     = color.RGBA{0x33, 0x4a, 0x2a, 0xff}
+	colBreak  = color.RGBA{0xe0, 0x4c, 0x4c, 0xff}
+	colSel    = color.RGBA{0x2c, 0x34, 0x48, 0xff}
+	colCurA   = color.RGBA{0xff, 0xd0, 0x40, 0xff}
+	colCurB   = color.RGBA{0x40, 0xd8, 0xff, 0xff}
+	colWave   = color.RGBA{0x6c, 0xe8, 0x8c, 0xff}
+	colData   = color.RGBA{0xe8, 0xc8, 0x6c, 0xff}
+)
+
+var phaseColors = map[scsi.Phase]color.RGBA{
+	scsi.DataOut: {0x8a, 0x5a, 0x20, 0xff}, scsi.DataIn: {0x2a, 0x6a, 0x9a, 0xff},
+	scsi.Command: {0x8a, 0x3a, 0x8a, 0xff}, scsi.Status: {0x2a, 0x8a, 0x5a, 0xff},
+	scsi.MsgOut: {0x7a, 0x7a, 0x2a, 0xff}, scsi.MsgIn: {0x3a, 0x7a, 0x7a, 0xff},
+	scsi.BusFree: {0x30, 0x34, 0x3c, 0xff}, scsi.Selection: {0x9a, 0x4a, 0x3a, 0xff},
+}
+
+// Text.
+const (
+	fontSize = 12
+	lineH    = 15
+	labelW   = 56
+)
+
+var face = func() *text.GoTextFace {
+	src, err := text.NewGoTextFaceSource(bytes.NewReader(gomono.TTF))
+	if err != nil {
+		panic("window: Go Mono font: " + err.Error()) // embedded data; cannot fail
+	}
+	return &text.GoTextFace{Source: src, Size: fontSize}
+}()
+
+var charW = text.Advance("M", face)
+
+func print(dst *ebiten.Image, x, y int, s string, c color.Color) {
+	op := &text.DrawOptions{}
+	op.GeoM.Translate(float64(x), float64(y))
+	op.ColorScale.ScaleWithColor(c)
+	text.Draw(dst, s, face, op)
+}
+
+func rect(dst *ebiten.Image, r image.Rectangle, c color.Color) {
+	vector.DrawFilledRect(dst, float32(r.Min.X), float32(r.Min.Y), float32(r.Dx()), float32(r.Dy()), c, false)
+}
+
+func panel(dst *ebiten.Image, r image.Rectangle, title string) {
+	rect(dst, r, colPanel)
+	vector.StrokeRect(dst, float32(r.Min.X)+0.5, float32(r.Min.Y)+0.5, float32(r.Dx())-1, float32(r.Dy())-1, 1, colBorder, false)
+	print(dst, r.Min.X+6, r.Min.Y+2, title, colTitle)
+}
+
+func (w *Window) drawTop(c *ebiten.Image) {
+	rect(c, topArea, colPanel)
+	m := w.d.Machine()
+	focus := ""
+	if w.ConsoleFocus {
+		focus = "  [keyboard -> console, Tab to leave]"
+	}
+	s := fmt.Sprintf("%-9s  %s  T=%d%s", strings.ToUpper(w.speed.String()), debugger.FormatTime(m.Now()), m.Now()/sched.TState, focus)
+	print(c, 8, 4, s, colText)
+	print(c, 700, 4, "F5 run/pause  F10 over  F11 into  Sh+F11 out  F9 break  F6 phase  F7 command  F8 byte  F2 speed  Tab console", colDim)
+}
+
+func (w *Window) drawRegs(c *ebiten.Image) {
+	panel(c, regsArea, "CPU")
+	r := w.d.Machine().Regs()
+	lines := strings.Split(debugger.RegsText(r), "\n")
+	for i, l := range lines {
+		print(c, regsArea.Min.X+6, regsArea.Min.Y+18+i*lineH, l, colText)
+	}
+	// Flags as lamps.
+	x := regsArea.Min.X + 6
+	y := regsArea.Min.Y + 18 + 2*lineH + 2
+	for i, n := range "SZYHXPNC" {
+		on := uint8(r.AF)&(0x80>>i) != 0
+		col := colOff
+		if on {
+			col = colOn
+		}
+		rect(c, image.Rect(x+i*22, y, x+i*22+18, y+12), col)
+		print(c, x+i*22+5, y-2, string(n), colBG)
+	}
+}
+
+func (w *Window) drawDis(c *ebiten.Image) {
+	panel(c, disArea, "Disassembly")
+	n := (disArea.Dy() - 22) / lineH
+	w.disLines = w.d.DisassembleAround(w.d.PC(), n)
+	if !w.selectedSet {
+		for i, l := range w.disLines {
+			if l.PC {
+				w.Selected = i
+			}
+		}
+	}
+	for i, l := range w.disLines {
+		y := disArea.Min.Y + 18 + i*lineH
+		row := image.Rect(disArea.Min.X+2, y, disArea.Max.X-2, y+lineH)
+		switch {
+		case l.PC:
+			rect(c, row, colPC)
+		case i == w.Selected:
+			rect(c, row, colSel)
+		}
+		if l.Break {
+			vector.DrawFilledCircle(c, float32(disArea.Min.X+10), float32(y+lineH/2), 5, colBreak, true)
+		}
+		var hex strings.Builder
+		for _, b := range l.Bytes {
+			fmt.Fprintf(&hex, "%02X", b)
+		}
+		col := colText
+		if l.Label != "" {
+			print(c, disArea.Min.X+20, y, fmt.Sprintf("%04X %-8s %s:", l.Addr, hex.String(), l.Label), colTitle)
+			y2 := disArea.Min.X + 20 + int(charW*float64(15+len(l.Label)+2))
+			print(c, y2, y, l.Text, col)
+			continue
+		}
+		print(c, disArea.Min.X+20, y, fmt.Sprintf("%04X %-8s   %s", l.Addr, hex.String(), l.Text), col)
+	}
+}
+
+func (w *Window) drawStack(c *ebiten.Image) {
+	panel(c, stackArea, "Stack")
+	m := w.d.Machine()
+	sp := m.Regs().SP
+	for i := 0; i < (stackArea.Dy()-22)/lineH; i++ {
+		a := sp + uint16(2*i)
+		v := uint16(m.Peek(a)) | uint16(m.Peek(a+1))<<8
+		print(c, stackArea.Min.X+6, stackArea.Min.Y+18+i*lineH, fmt.Sprintf("%04X  %04X  %s", a, v, w.d.Syms.Label(v)), colText)
+	}
+}
+
+func (w *Window) drawChip(c *ebiten.Image) {
+	panel(c, chipArea, "NCR 5380")
+	if w.opt.Chip == nil {
+		print(c, chipArea.Min.X+6, chipArea.Min.Y+20, "no 5380", colDim)
+		return
+	}
+	for i, r := range debugger.Chip5380(w.opt.Chip) {
+		y := chipArea.Min.Y + 20 + i*20
+		print(c, chipArea.Min.X+6, y, fmt.Sprintf("%-20s %02X", r.Name, r.Value), colText)
+		for b, n := range r.Bits {
+			x := chipArea.Min.X + 200 + b*34
+			if n == "" {
+				continue
+			}
+			col := colOff
+			if r.Set(7 - b) {
+				col = colOn
+			}
+			rect(c, image.Rect(x, y, x+32, y+15), col)
+			print(c, x+2, y, n, colBG)
+		}
+	}
+}
+
+func (w *Window) drawBus(c *ebiten.Image) {
+	panel(c, busArea, "SCSI bus")
+	sig, data := w.d.Rec.Signals()
+	ph := scsi.BusFree
+	if s := w.d.Rec.Current(); s != nil {
+		ph = s.Phase
+	}
+	for i, s := range debugger.Rows[:9] {
+		x := busArea.Min.X + 6 + i*42
+		col := colOff
+		if sig&s != 0 {
+			col = colOn
+		}
+		rect(c, image.Rect(x, busArea.Min.Y+20, x+40, busArea.Min.Y+35), col)
+		print(c, x+4, busArea.Min.Y+20, s.Name(), colBG)
+	}
+	print(c, busArea.Min.X+6+9*42+4, busArea.Min.Y+20, fmt.Sprintf("DB %02X", data), colData)
+	extra := ""
+	if sig&debugger.DRQ != 0 {
+		extra += " DRQ"
+	}
+	if sig&debugger.IRQ != 0 {
+		extra += " IRQ"
+	}
+	print(c, busArea.Min.X+6, busArea.Min.Y+37, "phase "+ph.String()+extra, colText)
+}
+
+func (w *Window) drawMem(c *ebiten.Image) {
+	panel(c, memArea, fmt.Sprintf("Memory %04Xh (PgUp/PgDn)", w.MemAddr))
+	m := w.d.Machine()
+	for i := 0; i < (memArea.Dy()-22)/lineH; i++ {
+		a := w.MemAddr + uint16(16*i)
+		var hex, asc strings.Builder
+		for j := 0; j < 16; j++ {
+			v := m.Peek(a + uint16(j))
+			fmt.Fprintf(&hex, "%02X ", v)
+			if v >= 0x20 && v < 0x7F {
+				asc.WriteByte(v)
+			} else {
+				asc.WriteByte('.')
+			}
+		}
+		print(c, memArea.Min.X+6, memArea.Min.Y+18+i*lineH, fmt.Sprintf("%04X  %s %s", a, hex.String(), asc.String()), colText)
+	}
+}
+
+func (w *Window) drawPanels(c *ebiten.Image) {
+	panel(c, panelsArea, "Devices")
+	y := panelsArea.Min.Y + 18
+	if len(w.opt.Panels) == 0 {
+		print(c, panelsArea.Min.X+6, y, "no device panels", colDim)
+	}
+	for _, p := range w.opt.Panels {
+		print(c, panelsArea.Min.X+6, y, p.Title(), colTitle)
+		y += lineH
+		for _, l := range p.Lines() {
+			print(c, panelsArea.Min.X+16, y, l, colText)
+			y += lineH
+		}
+	}
+}
+
+func (w *Window) drawConsole(c *ebiten.Image) {
+	title := "Console (Tab: type here)"
+	if w.ConsoleFocus {
+		title = "Console (keyboard goes to the DART; Tab: leave)"
+	}
+	panel(c, consoleArea, title)
+	if w.ConsoleFocus {
+		vector.StrokeRect(c, float32(consoleArea.Min.X)+1, float32(consoleArea.Min.Y)+1, float32(consoleArea.Dx())-2, float32(consoleArea.Dy())-2, 2, colCurA, false)
+	}
+	t := w.Term
+	for y := 0; y < t.Rows; y++ {
+		print(c, consoleArea.Min.X+6, consoleArea.Min.Y+20+y*16, strings.TrimRight(t.Line(y), " "), colOn)
+	}
+	cx := consoleArea.Min.X + 6 + int(float64(t.X)*charW)
+	cy := consoleArea.Min.Y + 20 + t.Y*16
+	rect(c, image.Rect(cx, cy+13, cx+int(charW), cy+15), colOn)
+}
+
+func (w *Window) drawStatus(c *ebiten.Image) {
+	panel(c, statusArea, "Stop and breakpoints")
+	y := statusArea.Min.Y + 18
+	for _, l := range wrap(w.Status, int(float64(statusArea.Dx()-12)/charW)) {
+		print(c, statusArea.Min.X+6, y, l, colText)
+		y += lineH
+	}
+	for _, bp := range w.d.Breakpoints() {
+		if y > statusArea.Max.Y-lineH {
+			break
+		}
+		print(c, statusArea.Min.X+6, y, bp.String(), colDim)
+		y += lineH
+	}
+}
+
+func wrap(s string, n int) []string {
+	var out []string
+	for len(s) > n && n > 0 {
+		out = append(out, s[:n])
+		s = s[n:]
+	}
+	if s != "" {
+		out = append(out, s)
+	}
+	return out
+}
+
+func (w *Window) drawTimeline(c *ebiten.Image) {
+	w.drawStatus(c)
+	r := timelineArea
+	tl := w.TL
+	panel(c, r, fmt.Sprintf("Timeline %s .. %s  (%s, wheel/+/- zoom, arrows pan, Home follow)",
+		debugger.FormatTime(tl.From), debugger.FormatTime(tl.To()), debugger.FormatDuration(tl.Span)))
+	x0 := r.Min.X + labelW
+	tw := r.Dx() - labelW - 4
+	const rowH = 20
+	y0 := r.Min.Y + 20
+	grid := tl.Sample(w.d.Rec, debugger.Rows, tw)
+	for i, s := range debugger.Rows {
+		y := y0 + i*rowH
+		print(c, r.Min.X+6, y+2, s.Name(), colDim)
+		hi, lo := float32(y+3), float32(y+rowH-4)
+		for x, col := range grid[i] {
+			fx := float32(x0 + x)
+			lv := lo
+			if col.High {
+				lv = hi
+			}
+			if col.Changed {
+				vector.StrokeLine(c, fx+0.5, hi, fx+0.5, lo, 1, colWave, false)
+			} else {
+				vector.DrawFilledRect(c, fx, lv, 1, 1.5, colWave, false)
+			}
+		}
+	}
+	// Data bytes where they fit.
+	yd := y0 + len(debugger.Rows)*rowH
+	print(c, r.Min.X+6, yd+2, "DATA", colDim)
+	trs := w.d.Rec.Transfers(tl.From, tl.To())
+	lastX := -100
+	for _, t := range trs {
+		x := tl.XAt(t.T, tw)
+		if x-lastX < int(charW*2.5) {
+			continue
+		}
+		print(c, x0+x, yd+2, fmt.Sprintf("%02X", t.Data), colData)
+		lastX = x
+	}
+	// Phase band and decoded commands.
+	yp := yd + rowH
+	print(c, r.Min.X+6, yp+2, "PHASE", colDim)
+	segs := w.d.Rec.Segments(tl.From, tl.To())
+	for _, s := range segs {
+		a := max(0, tl.XAt(s.Start, tw))
+		b := tw
+		if s.End != 0 {
+			b = min(tw, tl.XAt(s.End, tw))
+		}
+		if b <= a {
+			b = a + 1
+		}
+		rect(c, image.Rect(x0+a, yp+2, x0+b, yp+rowH-2), phaseColors[s.Phase])
+		if label := s.Phase.String(); float64(b-a) > charW*float64(len(label)+1) {
+			print(c, x0+a+2, yp+2, label, colText)
+		}
+	}
+	yc := yp + rowH
+	print(c, r.Min.X+6, yc+2, "CMD", colDim)
+	for _, s := range segs {
+		if s.Phase != scsi.Command || s.Bytes == 0 {
+			continue
+		}
+		x := max(0, tl.XAt(s.Start, tw))
+		print(c, x0+x, yc+2, fmt.Sprintf("T%d %s", s.Target, s.Describe(nil)), colTitle)
+	}
+	// Cursors and the measurement.
+	for _, cur := range []struct {
+		t   sched.Time
+		col color.Color
+		n   string
+	}{{tl.A, colCurA, "A"}, {tl.B, colCurB, "B"}} {
+		if cur.t == 0 {
+			continue
+		}
+		x := tl.XAt(cur.t, tw)
+		if x < 0 || x >= tw {
+			continue
+		}
+		fx := float32(x0+x) + 0.5
+		vector.StrokeLine(c, fx, float32(y0), fx, float32(yc+rowH), 1, cur.col, false)
+		print(c, x0+x+2, y0-16, cur.n, cur.col)
+	}
+	ym := yc + rowH + 2
+	if tl.A != 0 || tl.B != 0 {
+		print(c, r.Min.X+6, ym, fmt.Sprintf("A %s   B %s   B-A %s", debugger.FormatTime(tl.A), debugger.FormatTime(tl.B),
+			debugger.FormatDuration(tl.Delta())), colText)
+	}
+}
