@@ -4,7 +4,9 @@
 
 GO      ?= go
 BIN     := bin/lbplus
-DEBS    := pasmo z80dasm z80asm sigrok-cli cpmtools libdsk-utils
+DEBS    := pasmo z80dasm z80asm sigrok-cli cpmtools libdsk-utils \
+           xvfb imagemagick pkg-config libx11-dev libxrandr-dev libxcursor-dev \
+           libxinerama-dev libxi-dev libxxf86vm-dev libgl1-mesa-dev libasound2-dev
 GOFLAGS ?=
 
 .PHONY: all build run test test-long deps debs bench fuzz clean
@@ -12,7 +14,9 @@ GOFLAGS ?=
 all: build
 
 # Debian packages used by tests (pasmo and z80dasm cross-check the assembler,
-# sigrok-cli reads the VCD traces). Installed only when missing.
+# sigrok-cli reads the VCD traces, xvfb and imagemagick run and compare the
+# debugger window's screenshots, the -dev packages build ebiten). Installed
+# only when missing.
 debs:
 	@missing=""; for p in $(DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
@@ -25,8 +29,12 @@ deps:
 	@command -v $(GO) >/dev/null || { echo "Go is required: install Go 1.22 or newer"; exit 1; }
 	$(GO) mod download
 
-build: deps
+# bin/lbplus-window is the same program with the debugger window linked
+# (ebiten needs a display from the moment a program that links it starts,
+# so lbplus itself does not); lbplus debug hands over to it.
+build: deps debs
 	$(GO) build -o $(BIN) ./cmd/lbplus
+	$(GO) build -tags window -o $(BIN)-window ./cmd/lbplus
 
 run: build
 	./$(BIN) run
@@ -34,6 +42,7 @@ run: build
 test: deps debs
 	$(GO) vet ./...
 	$(GO) test -timeout 14m ./...
+	xvfb-run -a -s '-screen 0 1920x1080x24' $(GO) test -p 1 -tags window ./debugger/window
 
 # Only the long tests (ZEXDOC/ZEXALL and others named Long); make test runs them too.
 test-long: deps debs

@@ -1,6 +1,7 @@
 package debugger
 
 import (
+	"github.com/lbplus/lbplus/devices/mcd403"
 	"github.com/lbplus/lbplus/emu"
 	"github.com/lbplus/lbplus/ncr5380"
 	"github.com/lbplus/lbplus/sched"
@@ -43,6 +44,19 @@ func (a Board) Peek(addr uint16) uint8 {
 		return p[addr&0xFF]
 	}
 	return a.B.RAM(addr)
+}
+
+// ForBoard returns a debugger on b, recording into rec, attached to every
+// signal of the board (Attach) and told which SCSI targets are tapes.
+func ForBoard(b *emu.Board, rec *Recorder) *Debugger {
+	d := New(Board{b}, rec)
+	Attach(d, b, b.NCR5380(), b.SCSIBus())
+	for id := 0; id < 8; id++ {
+		if _, ok := b.SCSIDevice(id).(*mcd403.Drive); ok {
+			d.Kinds[id] = Tape
+		}
+	}
+	return d
 }
 
 // Attach connects the recorder and the debugger to a board's signals: the

@@ -56,13 +56,6 @@ func (s Speed) String() string {
 	return [...]string{"paused", "real time", "maximum"}[s]
 }
 
-// Panel is a device panel: a title and lines of text (the ACB-4000's
-// cylinder and sector, the MCD-403's position and FIFO, ...).
-type Panel interface {
-	Title() string
-	Lines() []string
-}
-
 // Options connect the window to the machine around the core.
 type Options struct {
 	Title string
@@ -71,7 +64,7 @@ type Options struct {
 	// ConsoleIn sends typed characters to the machine's terminal input.
 	ConsoleIn func(p []byte)
 	// Panels are the device panels.
-	Panels []Panel
+	Panels []debugger.Panel
 	// HostElapsed, if set, is the host's clock (from cmd/), used only to
 	// fill a frame at maximum speed; without it a frame at maximum speed
 	// runs MaxFrameBudget of simulated time.

@@ -1,0 +1,161 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/lbplus/lbplus/debugger"
+	"github.com/lbplus/lbplus/emu"
+	"github.com/lbplus/lbplus/roms/monitor"
+	"github.com/lbplus/lbplus/sched"
+)
+
+// `lbplus debug` (or `lbplus run --debug`) builds the machine `lbplus run`
+// would, from the same flags, and opens the debugger on it: the window, or
+// with --text the text front-end on this terminal, or with --script FILE
+// the commands of FILE, printed as they run.
+
+var debugFlags struct {
+	on     bool
+	text   bool
+	script string
+	syms   []string
+	edges  int
+}
+
+const debugLong = `Open the debugger on the machine lbplus run would build, with the same
+flags (--rom, --machine, --scsi, --hd0, --tape, ...). Without --text or
+--script it opens a window: registers, disassembly, memory, stack, the
+5380 bit by bit, the SCSI bus, device panels, the console and a
+logic-analyser timeline of the bus with decoded phases and commands
+(F5 run/pause, F10 step over, F11 step into, Shift+F11 step out, F9
+breakpoint, F6 next phase, F7 next command, F8 next bus byte, F2 speed,
+Tab types on the console). --text is the same debugger as commands on
+this terminal (help lists them); --script FILE runs FILE's commands and
+exits. The built-in ROM's symbols are loaded; --sym adds symbol files
+written by lbplus asm --sym. docs/DEBUGGER.md has the details.`
+
+var debugCmd = &cobra.Command{
+	Use:                "debug [run flags] [--text | --script FILE] [--sym FILE]...",
+	Short:              "Debug the board: window, or text with --text / --script",
+	Long:               debugLong,
+	DisableFlagParsing: true, // the flags are run's: parsed by runCmd
+	RunE: func(cmd *cobra.Command, args []string) error {
+		if err := runCmd.ParseFlags(args); err != nil {
+			if errors.Is(err, pflag.ErrHelp) {
+				fmt.Fprintf(cmd.OutOrStdout(), "%s\n\nUsage:\n  lbplus %s\n\nFlags:\n%s", debugLong, cmd.Use, runCmd.Flags().FlagUsages())
+				return nil
+			}
+			return err
+		}
+		if runCmd.Flags().NArg() > 0 {
+			return fmt.Errorf("debug: unexpected argument %q", runCmd.Flags().Arg(0))
+		}
+		debugFlags.on = true
+		return debugBoard(runCmd, cmd)
+	},
+}
+
+func init() {
+	f := runCmd.Flags()
+	f.BoolVar(&debugFlags.on, "debug", false, "open the debugger window on the machine (same as lbplus debug)")
+	f.BoolVar(&debugFlags.text, "text", false, "debugger: text front-end on this terminal instead of the window")
+	f.StringVar(&debugFlags.script, "script", "", "debugger: run the commands in `FILE`, print what they show, exit")
+	f.StringArrayVar(&debugFlags.syms, "sym", nil, "debugger: symbol `FILE` written by lbplus asm --sym (repeatable)")
+	f.IntVar(&debugFlags.edges, "record-edges", debugger.DefaultEdges, "debugger: bus edges the signal recorder keeps (16 bytes each)")
+	run := runCmd.RunE
+	runCmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if debugFlags.on || debugFlags.text || debugFlags.script != "" {
+			return debugBoard(cmd, cmd)
+		}
+		return run(cmd, args)
+	}
+	rootCmd.AddCommand(debugCmd)
+}
+
+// debugBoard builds the machine from run's flags (on flags) and debugs
+// it, printing on term's output.
+func debugBoard(flags, term *cobra.Command) (err error) {
+	runAtExit = nil
+	defer func() {
+		for _, f := range runAtExit {
+			if e := f(); e != nil && err == nil {
+				err = e
+			}
+		}
+		runAtExit = nil
+	}()
+	if !debugFlags.text && debugFlags.script == "" {
+		if err := handOffWindow(); err != nil {
+			return err
+		}
+	}
+	if debugFlags.edges < 1024 {
+		return fmt.Errorf("--record-edges %d: keep at least 1024", debugFlags.edges)
+	}
+	cfg, err := runConfig(flags)
+	if err != nil {
+		return err
+	}
+	var out []byte
+	var toWindow func(byte)
+	cfg.ConsoleOut = func(_ sched.Time, b byte) {
+		if toWindow != nil {
+			toWindow(b)
+			return
+		}
+		out = append(out, b)
+	}
+	board, err := emu.New(cfg)
+	if err != nil {
+		return err
+	}
+	defer board.Close()
+	for _, attach := range runAttach {
+		if err := attach(board); err != nil {
+			return err
+		}
+	}
+	d := debugger.ForBoard(board, debugger.NewRecorder(debugFlags.edges))
+	d.Rec.SetInitiator(cfg.SCSIID)
+	if img, err := monitor.Image(); err == nil && bytes.Equal(img, cfg.ROM) {
+		syms, err := monitor.Symbols()
+		if err != nil {
+			return err
+		}
+		d.Syms.Add(syms)
+	}
+	for _, path := range debugFlags.syms {
+		if err := d.Syms.LoadFile(path); err != nil {
+			return err
+		}
+	}
+
+	if debugFlags.text || debugFlags.script != "" {
+		x := &debugger.Text{D: d, Out: term.OutOrStdout(), Chip: board.NCR5380(),
+			ConsoleIn:   board.ConsoleInput,
+			ConsoleOut:  func() []byte { p := out; out = nil; return p },
+			Repositions: debugger.TapeRepositions(board)}
+		if debugFlags.script != "" {
+			f, err := os.Open(debugFlags.script)
+			if err != nil {
+				return fmt.Errorf("--script: %w", err)
+			}
+			defer f.Close()
+			x.Echo = true
+			if err := x.Run(f, "", true); err != nil {
+				return fmt.Errorf("%s: %w", debugFlags.script, err)
+			}
+			return nil
+		}
+		fmt.Fprintln(term.OutOrStdout(), "lbplus debugger: the machine is paused at reset; help lists the commands")
+		return x.Run(term.InOrStdin(), "(lbplus) ", false)
+	}
+
+	return openWindow(d, board, cfg, &toWindow)
+}

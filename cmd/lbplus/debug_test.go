@@ -1,0 +1,70 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/lbplus/lbplus/debugger"
+	"github.com/lbplus/lbplus/devices/acb4000"
+)
+
+func resetDebugFlags(t *testing.T) {
+	resetRunFlags(t)
+	clear := func() {
+		debugFlags.on, debugFlags.text, debugFlags.script, debugFlags.syms = false, false, "", nil
+		debugFlags.edges = debugger.DefaultEdges
+	}
+	clear()
+	t.Cleanup(clear)
+}
+
+// lbplus debug --hd0 FILE --script FILE: the scripted session through the
+// command line, with the built-in ROM's symbols loaded.
+func TestDebugScript(t *testing.T) {
+	resetDebugFlags(t)
+	dir := t.TempDir()
+	img := filepath.Join(dir, "hd0.img")
+	require.NoError(t, acb4000.Create(img, acb4000.Geometries["st125"], true, 3))
+	script := filepath.Join(dir, "s.dbg")
+	require.NoError(t, os.WriteFile(script, []byte("break phase COMMAND\ncontinue\nphase\nbreak swreq\ncontinue\nbreaks\n"), 0o644))
+	var out bytes.Buffer
+	debugCmd.SetOut(&out)
+	t.Cleanup(func() { debugCmd.SetOut(nil) })
+	require.NoError(t, debugCmd.RunE(debugCmd, []string{"--hd0", img, "--script", script}))
+	got := out.String()
+	assert.Contains(t, got, "READ(6) LUN 0 LBA 0 blocks 1")
+	assert.Contains(t, got, "execute swreq (868Ch)", "symbols of the built-in ROM")
+	assert.Contains(t, got, "breakpoint 2: execute swreq")
+}
+
+func TestDebugRejectsBadInput(t *testing.T) {
+	resetDebugFlags(t)
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.sym")
+	require.NoError(t, os.WriteFile(bad, []byte("x EQU\n"), 0o644))
+	script := filepath.Join(dir, "s.dbg")
+	require.NoError(t, os.WriteFile(script, []byte("regs\nfly away\n"), 0o644))
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--script", filepath.Join(dir, "none.dbg")}, "none.dbg"},
+		{[]string{"--script", script}, "s.dbg: line 2: unknown command \"fly\""},
+		{[]string{"--text", "--sym", bad}, "bad.sym:1:"},
+		{[]string{"--text", "--record-edges", "5"}, "--record-edges 5"},
+		{[]string{"extra"}, "unexpected argument"},
+	} {
+		resetDebugFlags(t)
+		err := debugCmd.RunE(debugCmd, tt.args)
+		assert.ErrorContains(t, err, tt.want, tt.args)
+	}
+	t.Setenv("DISPLAY", "")
+	t.Setenv("WAYLAND_DISPLAY", "")
+	resetDebugFlags(t)
+	assert.ErrorContains(t, debugCmd.RunE(debugCmd, nil), "no display")
+}

@@ -1,0 +1,28 @@
+//go:build window
+
+package main
+
+import (
+	"time"
+
+	"github.com/lbplus/lbplus/debugger"
+	"github.com/lbplus/lbplus/debugger/window"
+	"github.com/lbplus/lbplus/emu"
+)
+
+// openWindow runs the debugger window on the board (the lbplus-window
+// build: ebiten needs a display as soon as the program starts, so only
+// this build links it). toWindow receives the console callback.
+func openWindow(d *debugger.Debugger, board *emu.Board, cfg emu.Config, toWindow *func(byte)) error {
+	// The window's only contact with host time: at maximum speed it fills
+	// each frame with as much simulated time as fits.
+	start := time.Now()
+	w := window.New(d, window.Options{Title: "lbplus debugger - " + cfg.ROMName, Chip: board.NCR5380(),
+		ConsoleIn: board.ConsoleInput, Panels: debugger.DevicePanels(board),
+		HostElapsed: func() time.Duration { return time.Since(start) }})
+	*toWindow = w.Console
+	return window.Run(w)
+}
+
+// handOffWindow: this build opens the window itself.
+func handOffWindow() error { return nil }
