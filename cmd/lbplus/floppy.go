@@ -3,12 +3,14 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/lbplus/lbplus/devices/fdimage"
+	"github.com/lbplus/lbplus/emu"
 )
 
 // floppyCmd makes and inspects floppy images (ImageDisk .IMD or raw).
@@ -49,6 +51,55 @@ An existing FILE is never replaced.`,
 	info.Flags().StringVar(&format, "format", "", "format of a raw image whose size is ambiguous")
 	floppyCmd.AddCommand(create, info)
 	rootCmd.AddCommand(floppyCmd)
+
+	rf := runCmd.Flags()
+	for i := range fdFlags {
+		rf.StringVar(&fdFlags[i], fmt.Sprintf("fd%d", i), "",
+			fmt.Sprintf("floppy drive %d: image `FILE[,format=amp2][,ro][,type=48tpi|96tpi]` (.imd or raw; make one with lbplus floppy create)", i))
+	}
+}
+
+// fdFlags are --fd0 ... --fd3.
+var fdFlags [4]string
+
+// applyFloppyFlags puts the --fdN images in cfg, replacing a machine file's
+// drive N.
+func applyFloppyFlags(cfg *emu.Config) error {
+	for i, arg := range fdFlags {
+		if arg == "" {
+			continue
+		}
+		f, err := parseFloppyFlag(i, arg)
+		if err != nil {
+			return err
+		}
+		cfg.Floppies = slices.DeleteFunc(cfg.Floppies, func(x emu.Floppy) bool { return x.Drive == i })
+		cfg.Floppies = append(cfg.Floppies, f)
+	}
+	return nil
+}
+
+// parseFloppyFlag reads FILE[,format=NAME][,ro][,type=NAME].
+func parseFloppyFlag(drive int, arg string) (emu.Floppy, error) {
+	parts := strings.Split(arg, ",")
+	f := emu.Floppy{Drive: drive, Image: parts[0]}
+	if f.Image == "" {
+		return f, fmt.Errorf("--fd%d %q: no image file", drive, arg)
+	}
+	for _, p := range parts[1:] {
+		k, v, _ := strings.Cut(p, "=")
+		switch {
+		case k == "ro" && v == "":
+			f.ReadOnly = true
+		case k == "format" && v != "":
+			f.Format = v
+		case k == "type" && v != "":
+			f.Type = v
+		default:
+			return f, fmt.Errorf("--fd%d %q: unknown option %q (format=amp1..amp4, ro, type=48tpi|96tpi)", drive, arg, p)
+		}
+	}
+	return f, nil
 }
 
 func floppyCreate(w io.Writer, path, format string, interleave int, now time.Time) error {

@@ -13,6 +13,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/lbplus/lbplus/devices/fdimage"
+	"github.com/lbplus/lbplus/emu"
+	"github.com/lbplus/lbplus/emu/console"
+	"github.com/lbplus/lbplus/roms/bootdemo"
 )
 
 // needTool skips outside CI when a Debian cross-check tool is missing (make
@@ -158,4 +161,49 @@ func TestFloppyCreateAndInfo(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "amp2 or amp3")
 	require.NoError(t, floppyInfo(&out, amb, "amp3"))
+}
+
+// `lbplus run --fd0 boot.imd`: the boot ROM reads the boot sector of an
+// amp2 disk (cylinder 0, head 0, sector 17) through the WD1772 and runs it.
+func TestRunBootsFloppy(t *testing.T) {
+	resetRunFlags(t)
+	t.Cleanup(func() { fdFlags = [4]string{} })
+	dir := t.TempDir()
+	p := filepath.Join(dir, "boot.imd")
+	require.NoError(t, floppyCreate(&bytes.Buffer{}, p, "amp2", 0, stamp))
+	blk, err := bootdemo.Block()
+	require.NoError(t, err)
+	im, err := fdimage.Open(p, fdimage.Options{})
+	require.NoError(t, err)
+	tr := im.Disk().Track(0, 0)
+	i := tr.Find(17)
+	s := tr.Sectors[i]
+	s.Data = blk
+	require.NoError(t, im.WriteSector(0, 0, i, s))
+	require.NoError(t, im.Close())
+
+	fdFlags[0] = p + ",ro"
+	cfg, err := runConfig(runCmd)
+	require.NoError(t, err)
+	require.Equal(t, []emu.Floppy{{Drive: 0, Image: p, ReadOnly: true}}, cfg.Floppies)
+	tr2 := &console.Transcript{}
+	cfg.ConsoleOut = tr2.Out
+	b, err := emu.New(cfg)
+	require.NoError(t, err)
+	defer b.Close()
+	ty := &console.Typist{B: b, T: tr2}
+	require.NoError(t, ty.WaitFor(bootdemo.Message))
+	assert.True(t, b.FloppyDrive(0).WriteProtected())
+	assert.Equal(t, 0, b.FloppyDrive(0).Cylinder())
+}
+
+func TestParseFloppyFlag(t *testing.T) {
+	f, err := parseFloppyFlag(2, "a.img,format=amp3,ro,type=96tpi")
+	require.NoError(t, err)
+	assert.Equal(t, emu.Floppy{Drive: 2, Image: "a.img", Format: "amp3", ReadOnly: true, Type: "96tpi"}, f)
+	for _, bad := range []string{"", ",ro", "a.img,rw", "a.img,format="} {
+		_, err := parseFloppyFlag(1, bad)
+		require.Error(t, err, bad)
+		assert.Contains(t, err.Error(), "--fd1")
+	}
 }

@@ -226,6 +226,9 @@ func runConfig(cmd *cobra.Command) (emu.Config, error) {
 	if runFlags.tape != "" {
 		cfg.SCSI = append(cfg.SCSI, scsidev.Spec{ID: TapeID, Type: "mcd403", Images: []string{runFlags.tape}})
 	}
+	if err := applyFloppyFlags(&cfg); err != nil {
+		return cfg, err
+	}
 	if runFlags.machine == "" && runFlags.rom == "" && len(cfg.SCSI) == 0 && len(cfg.Floppies) == 0 {
 		// Nothing attached: boot CP/M from the default system disk.
 		path, err := defaultSystemDisk(cmd.ErrOrStderr())

@@ -2,6 +2,8 @@ package fdbench
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -159,4 +161,31 @@ func TestLoopSpeedLostData(t *testing.T) {
 		assert.Equal(t, tc.lost, res.Status[1]&wd1772.StLostData != 0, "loop %d: status %02X", tc.loop, res.Status[1])
 		b.Close()
 	}
+}
+
+// A write-protected image (opened read-only) written to by the Z80: the
+// write ends with status bit 6 and the file is unchanged.
+func TestZ80WriteToReadOnlyImage(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "ro.imd")
+	f, _ := fdimage.ParseFormat("amp2")
+	require.NoError(t, fdimage.Create(path, f, f.NewDisk(0xE5), "IMD 1.18: test"))
+	before, err := os.ReadFile(path)
+	require.NoError(t, err)
+	b, err := NewBoard(nil, false)
+	require.NoError(t, err)
+	defer b.Close()
+	require.NoError(t, b.InsertFloppy(0, path, fdimage.Options{ReadOnly: true}))
+	p, err := Build(BaseLoop)
+	require.NoError(t, err)
+	var s Script
+	s.Latch(0x01)
+	s.TypeI(0x08, 0)
+	s.WriteSector(17, 0x20)
+	res, err := Exec(b, p, s, map[byte][]byte{0x20: bytes.Repeat([]byte{0x55}, 512)}, 5*sched.Second)
+	require.NoError(t, err)
+	assert.NotZero(t, res.Status[1]&wd1772.StProtect, "status %02X", res.Status[1])
+	after, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, before, after)
 }
