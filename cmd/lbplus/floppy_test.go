@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -206,4 +207,21 @@ func TestParseFloppyFlag(t *testing.T) {
 		require.Error(t, err, bad)
 		assert.Contains(t, err.Error(), "--fd1")
 	}
+}
+
+func TestBenchFloppyJSON(t *testing.T) {
+	var out bytes.Buffer
+	rootCmd.SetOut(&out)
+	rootCmd.SetErr(&bytes.Buffer{})
+	rootCmd.SetArgs([]string{"bench", "floppy", "--json", "--interleave", "2", "--loop", "67"})
+	t.Cleanup(func() { rootCmd.SetArgs(nil); rootCmd.SetOut(nil); rootCmd.SetErr(nil) })
+	require.NoError(t, rootCmd.Execute())
+	var rows []map[string]any
+	require.NoError(t, json.Unmarshal(out.Bytes(), &rows))
+	require.Len(t, rows, 1)
+	for _, k := range []string{"interleave", "loop_t_states", "ms_per_track", "lost_data_retries"} {
+		assert.Contains(t, rows[0], k)
+	}
+	assert.EqualValues(t, 2, rows[0]["interleave"])
+	assert.InDelta(t, 400, rows[0]["ms_per_track"], 30)
 }

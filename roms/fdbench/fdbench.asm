@@ -10,7 +10,7 @@
 ;   03 a b      Write Track, h = 1, from page a (b pages = b*256 bytes)
 ;   04 a b      Write Sector a (h = 1) from page b
 ;   05 a b c    Read Sector a (h = 1) into page b; up to c retries on
-;               lost data, RNF or CRC (each counted in RETRIES)
+;               lost data, RNF or CRC (each retry counted in RETRIES)
 ;   06          Read Address into RABUF + 6*n, n counting up
 ;   07 a b      copy 512 bytes from page a to page b (BIOS deblocking, LDIR)
 ;   08 a        printer data port 01 <- a (a marker for the harness' scope)
@@ -152,12 +152,12 @@ rsend:  in a,(FDCSTAT)
         call stat
         and 1Ch                 ; lost data, CRC, RNF
         jp z,next
-        ld hl,(RETRIES)
-        inc hl
-        ld (RETRIES),hl
         ld a,d
         or a
         jp z,next               ; out of retries: give up on this sector
+        ld hl,(RETRIES)
+        inc hl
+        ld (RETRIES),hl
         dec d
         jp op_rsec
 

@@ -20,8 +20,9 @@ type Result struct {
 
 // Mark is one Script.Mark as the harness saw it.
 type Mark struct {
-	V  byte
-	At sched.Time
+	V       byte
+	At      sched.Time
+	Retries int // the program's retry count at the marker
 }
 
 // NewBoard builds a board with one 48 tpi drive (drive 0) holding disk (in
@@ -59,7 +60,8 @@ func Exec(b *emu.Board, p *Program, s Script, data map[byte][]byte, limit sched.
 	prev := b.OnIO
 	b.OnIO = func(t uint64, port uint16, v uint8, out bool) {
 		if out && port&0xFF == 0x01 {
-			res.Marks = append(res.Marks, Mark{v, sched.Time(t) * sched.TState})
+			r := int(b.RAM(p.Results+1)) | int(b.RAM(p.Results+2))<<8
+			res.Marks = append(res.Marks, Mark{v, sched.Time(t) * sched.TState, r})
 		}
 	}
 	defer func() { b.OnIO = prev }()

@@ -1,0 +1,45 @@
+package fdbench
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The shape of the floppy table: with a deblocking BIOS (2.7 ms of LDIR
+// after each sector) 1:1 loses almost a revolution per sector, 2:1 reads a
+// track in two revolutions, and each step of interleave beyond costs one
+// more; a loop of 150 T-states a byte loses every sector.
+func TestBenchShape(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs ten boards for seconds of simulated time")
+	}
+	rows := map[int]Row{}
+	for il := 1; il <= 5; il++ {
+		r, err := Bench(il, BaseLoop)
+		require.NoError(t, err)
+		assert.Zero(t, r.LostDataRetries, "%d:1", il)
+		rows[il] = r
+		t.Logf("%d:1 %6.1f ms", il, r.MsPerTrack)
+	}
+	assert.InDelta(t, 2*200.0, rows[2].MsPerTrack, 30)
+	assert.InDelta(t, 3*200.0, rows[3].MsPerTrack, 30)
+	assert.Greater(t, rows[1].MsPerTrack, 8*200.0)
+	for il := 3; il <= 5; il++ {
+		assert.Greater(t, rows[il].MsPerTrack, rows[il-1].MsPerTrack)
+	}
+	slow, err := Bench(2, 150)
+	require.NoError(t, err)
+	assert.Equal(t, float64(10*BenchRetries), slow.LostDataRetries)
+	assert.Equal(t, float64(10), slow.GaveUp)
+}
+
+// One quick row for -short: 2:1 with the BIOS loop.
+func TestBenchTwoToOne(t *testing.T) {
+	r, err := Bench(2, BaseLoop)
+	require.NoError(t, err)
+	assert.Zero(t, r.LostDataRetries)
+	assert.Zero(t, r.GaveUp)
+	assert.InDelta(t, 400, r.MsPerTrack, 30)
+}
