@@ -401,6 +401,7 @@ var (
 	colCurB   = color.RGBA{0x40, 0xd8, 0xff, 0xff}
 	colWave   = color.RGBA{0x6c, 0xe8, 0x8c, 0xff}
 	colData   = color.RGBA{0xe8, 0xc8, 0x6c, 0xff}
+	colHigh   = color.RGBA{0x24, 0x4a, 0x30, 0xff}
 )
 
 var phaseColors = map[scsi.Phase]color.RGBA{
@@ -460,6 +461,7 @@ func (w *Window) drawRegs(c *ebiten.Image) {
 	panel(c, regsArea, "CPU")
 	r := w.d.Machine().Regs()
 	lines := strings.Split(debugger.RegsText(r), "\n")
+	lines[0], _, _ = strings.Cut(lines[0], "  F=") // the flags are lamps below
 	for i, l := range lines {
 		print(c, regsArea.Min.X+6, regsArea.Min.Y+18+i*lineH, l, colText)
 	}
@@ -672,18 +674,29 @@ func (w *Window) drawTimeline(c *ebiten.Image) {
 	for i, s := range debugger.Rows {
 		y := y0 + i*rowH
 		print(c, r.Min.X+6, y+2, s.Name(), colDim)
-		hi, lo := float32(y+3), float32(y+rowH-4)
-		for x, col := range grid[i] {
-			fx := float32(x0 + x)
-			lv := lo
-			if col.High {
-				lv = hi
+		hi, lo := float32(y+3), float32(y+rowH-3)
+		// One rectangle per run of a level, a vertical line per change:
+		// asserted is high with the band under it filled.
+		cols := grid[i]
+		for x := 0; x < len(cols); {
+			if cols[x].Changed {
+				fx := float32(x0+x) + 0.5
+				vector.StrokeLine(c, fx, hi, fx, lo, 1, colWave, false)
+				x++
+				continue
 			}
-			if col.Changed {
-				vector.StrokeLine(c, fx+0.5, hi, fx+0.5, lo, 1, colWave, false)
+			run := x
+			for run < len(cols) && !cols[run].Changed && cols[run].High == cols[x].High {
+				run++
+			}
+			fx, fw := float32(x0+x), float32(run-x)
+			if cols[x].High {
+				vector.DrawFilledRect(c, fx, hi, fw, lo-hi, colHigh, false)
+				vector.DrawFilledRect(c, fx, hi, fw, 1.5, colWave, false)
 			} else {
-				vector.DrawFilledRect(c, fx, lv, 1, 1.5, colWave, false)
+				vector.DrawFilledRect(c, fx, lo-1, fw, 1.5, colWave, false)
 			}
+			x = run
 		}
 	}
 	// Data bytes where they fit.

@@ -1,0 +1,292 @@
+//go:build window
+
+// The window's tests need a display: make test runs them under xvfb-run
+// (go test -tags window ./debugger/window). ebiten opens the display when
+// the test binary starts, so without the tag they are not built at all.
+
+package window
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"image"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/lbplus/lbplus/debugger"
+	"github.com/lbplus/lbplus/devices/acb4000"
+	"github.com/lbplus/lbplus/emu"
+	"github.com/lbplus/lbplus/roms/monitor"
+	"github.com/lbplus/lbplus/sched"
+	"github.com/lbplus/lbplus/scsi"
+	"github.com/lbplus/lbplus/scsi/scsidev"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden screenshots (and docs/debugger.png)")
+
+// host runs the tests' calls on ebiten's game loop, where images can be
+// drawn and read back.
+type host struct {
+	calls chan func()
+	done  chan struct{}
+}
+
+func (h *host) Update() error {
+	for {
+		select {
+		case f := <-h.calls:
+			f()
+		case <-h.done:
+			return ebiten.Termination
+		default:
+			return nil
+		}
+	}
+}
+
+func (h *host) Draw(*ebiten.Image)         {}
+func (h *host) Layout(int, int) (int, int) { return 64, 64 }
+
+var theHost = &host{calls: make(chan func()), done: make(chan struct{})}
+
+// TestMain runs the tests on a goroutine while ebiten's loop owns the
+// main thread.
+func TestMain(m *testing.M) {
+	flag.Parse()
+	code := 1
+	go func() {
+		code = m.Run()
+		close(theHost.done)
+	}()
+	ebiten.SetWindowSize(64, 64)
+	if err := ebiten.RunGame(theHost); err != nil && !errors.Is(err, ebiten.Termination) {
+		fmt.Fprintln(os.Stderr, "window tests:", err)
+		os.Exit(1)
+	}
+	os.Exit(code)
+}
+
+// onGame runs f on the game loop and waits for it.
+func onGame(f func()) {
+	done := make(chan struct{})
+	theHost.calls <- func() {
+		defer close(done)
+		f()
+	}
+	<-done
+}
+
+// newWindow is the boot ROM with an ACB-4000 at SCSI ID 0 and the window
+// on its debugger, paused at reset.
+func newWindow(t *testing.T) (*Window, *emu.Board) {
+	t.Helper()
+	rom, err := monitor.Image()
+	require.NoError(t, err)
+	cfg := emu.DefaultConfig(rom)
+	path := filepath.Join(t.TempDir(), "hd0.img")
+	require.NoError(t, acb4000.Create(path, acb4000.Geometries["st125"], true, 3))
+	cfg.SCSI = []scsidev.Spec{{ID: 0, Type: "acb4000", Images: []string{path}}}
+	var w *Window
+	cfg.ConsoleOut = func(_ sched.Time, b byte) { w.Console(b) }
+	b, err := emu.New(cfg)
+	require.NoError(t, err)
+	t.Cleanup(func() { b.Close() })
+	d := debugger.ForBoard(b, debugger.NewRecorder(1<<18))
+	syms, err := monitor.Symbols()
+	require.NoError(t, err)
+	d.Syms.Add(syms)
+	w = New(d, Options{Chip: b.NCR5380(), ConsoleIn: b.ConsoleInput, Panels: debugger.DevicePanels(b)})
+	return w, b
+}
+
+// midDataIn runs the machine to the middle of the boot ROM's READ of block
+// 0, in its DATA IN phase, with the timeline's cursors on two consecutive
+// ACKs, through the window's own keys.
+func midDataIn(t *testing.T, w *Window) {
+	t.Helper()
+	w.d.BreakOnPhase(scsi.DataIn)
+	w.Key(ebiten.KeyF5, false) // run
+	require.Equal(t, Realtime, w.Speed())
+	for i := 0; i < 60*10 && w.Speed() != Paused; i++ {
+		w.Tick()
+	}
+	require.Equal(t, Paused, w.Speed(), "the DATA IN breakpoint stopped the run")
+	require.Contains(t, w.Status, "DATA IN entered")
+	require.NoError(t, w.d.Delete(1))
+	for i := 0; i < 256; i++ {
+		w.Key(ebiten.KeyF8, false) // next bus byte
+	}
+	require.Contains(t, w.Status, "DATA IN byte")
+	tr := w.d.Rec.Transfers(0, sched.MaxTime)
+	_, err := w.TL.CursorsOnConsecutive(w.d.Rec, debugger.Signal(scsi.ACK), tr[len(tr)-3].T)
+	require.NoError(t, err)
+	w.TL.Span = 600 * sched.Microsecond
+	w.TL.Center(w.TL.A)
+}
+
+func TestWindowKeys(t *testing.T) {
+	w, b := newWindow(t)
+	onGame(func() {
+		pc := w.d.PC()
+		w.Render()
+		w.Key(ebiten.KeyF9, false) // breakpoint at the selected line (PC)
+		assert.True(t, w.d.HasExec(pc))
+		w.Key(ebiten.KeyF11, false)
+		assert.NotEqual(t, pc, w.d.PC(), "step into moved PC")
+		w.Key(ebiten.KeyF9, false)
+		w.Key(ebiten.KeyF2, false)
+		assert.Equal(t, Max, w.Speed())
+		w.Key(ebiten.KeyF5, false)
+		assert.Equal(t, Paused, w.Speed())
+		span := w.TL.Span
+		w.Key(ebiten.KeyMinus, false)
+		assert.Equal(t, 2*span, w.TL.Span, "zoom out")
+		w.Key(ebiten.KeyEqual, false)
+		assert.Equal(t, span, w.TL.Span, "zoom in")
+		w.Key(ebiten.KeyArrowLeft, false)
+		assert.False(t, w.TL.Follow)
+		w.Key(ebiten.KeyHome, false)
+		assert.True(t, w.TL.Follow)
+		w.Key(ebiten.KeyTab, false)
+		assert.True(t, w.ConsoleFocus)
+		// Run to the boot banner: the console panel shows what the
+		// terminal would.
+		w.SetSpeed(Max)
+		for i := 0; i < 20; i++ {
+			w.Tick()
+		}
+		assert.Contains(t, w.Term.Line(1), "lbplus boot ROM")
+		assert.Greater(t, b.Now(), sched.Second)
+	})
+}
+
+// The stack stays one level: step over a CALL returns to the next line.
+func TestWindowStepOver(t *testing.T) {
+	w, _ := newWindow(t)
+	onGame(func() {
+		for i := 0; i < 200000; i++ {
+			r := w.d.Machine().Regs()
+			op := w.d.Machine().Peek(r.PC)
+			if op == 0xCD { // CALL nn
+				w.Key(ebiten.KeyF10, false)
+				assert.Equal(t, r.PC+3, w.d.PC(), "F10 ran the call and stopped after it")
+				assert.Equal(t, r.SP, w.d.Machine().Regs().SP)
+				return
+			}
+			w.Key(ebiten.KeyF11, false)
+		}
+		t.Error("no CALL in the first 200000 instructions")
+	})
+}
+
+// Screenshots of every panel in the middle of a DATA IN phase, compared
+// with the golden image; -update rewrites it and docs/debugger.png.
+func TestWindowScreenshots(t *testing.T) {
+	w, _ := newWindow(t)
+	var got *image.RGBA
+	onGame(func() {
+		midDataIn(t, w)
+		c := w.Render()
+		got = image.NewRGBA(c.Bounds())
+		c.ReadPixels(got.Pix)
+	})
+	// The view model the screenshot shows: the byte-mode handshake of the
+	// boot ROM's programmed I/O, several times slower than 15 us.
+	assert.Greater(t, w.TL.Delta(), 15*sched.Microsecond)
+	path := filepath.Join("testdata", "window.png")
+	if *update {
+		require.NoError(t, writePNG(path, got))
+		require.NoError(t, writePNG(filepath.Join("..", "..", "docs", "debugger.png"), got))
+		return
+	}
+	want, err := readPNG(path)
+	require.NoError(t, err, "run with -update to create %s", path)
+	require.Equal(t, want.Bounds(), got.Bounds())
+	for name, r := range Areas() {
+		t.Run(name, func(t *testing.T) {
+			n, bad := diff(want, got, r)
+			// Tolerance: 0.5% of a panel's pixels may differ by more than
+			// 48 in a channel (font rasterisation across Mesa versions).
+			if bad > n/200 {
+				t.Errorf("panel %s: %d of %d pixels differ; %s", name, bad, n, saveDiff(t, want, got))
+			}
+		})
+	}
+}
+
+func diff(a, b *image.RGBA, r image.Rectangle) (n, bad int) {
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			n++
+			i := a.PixOffset(x, y)
+			for c := 0; c < 3; c++ {
+				d := int(a.Pix[i+c]) - int(b.Pix[i+c])
+				if d > 48 || d < -48 {
+					bad++
+					break
+				}
+			}
+		}
+	}
+	return n, bad
+}
+
+// saveDiff writes the screenshot, and with ImageMagick's compare a diff
+// image, for whoever looks into a failure.
+func saveDiff(t *testing.T, want, got *image.RGBA) string {
+	dir, err := os.MkdirTemp("", "lbplus-window-")
+	if err != nil {
+		return err.Error()
+	}
+	gotPath := filepath.Join(dir, "got.png")
+	if err := writePNG(gotPath, got); err != nil {
+		return err.Error()
+	}
+	if _, err := exec.LookPath("compare"); err == nil {
+		wantPath := filepath.Join(dir, "want.png")
+		if writePNG(wantPath, want) == nil {
+			exec.Command("compare", wantPath, gotPath, filepath.Join(dir, "diff.png")).Run()
+			return "screenshot and diff in " + dir
+		}
+	}
+	return "screenshot in " + gotPath
+}
+
+func writePNG(path string, img image.Image) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := png.Encode(f, img); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func readPNG(path string) (*image.RGBA, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	rgba := image.NewRGBA(img.Bounds())
+	for y := img.Bounds().Min.Y; y < img.Bounds().Max.Y; y++ {
+		for x := img.Bounds().Min.X; x < img.Bounds().Max.X; x++ {
+			rgba.Set(x, y, img.At(x, y))
+		}
+	}
+	return rgba, nil
+}
