@@ -124,7 +124,7 @@ type Result struct {
 	Failed           string     // non-empty when BACKUP reported a failure or timed out
 	BoardTime        sched.Time // simulated time from reset to the end of the run
 	TStates          uint64     // CPU T-states executed
-	Program          backup.Results
+	Program          BackupResults
 	Buffer           []byte // BACKUP's buffer at the end: the last pass's data
 }
 
@@ -173,10 +173,6 @@ func Run(s Setup, o Options) (Result, error) {
 	if o.Dir == "" {
 		return res, errors.New("bench: no directory for the images")
 	}
-	prog, err := backup.Build()
-	if err != nil {
-		return res, err
-	}
 
 	// Each run gets its own directory, removed at the end: the images are
 	// throwaway and the same setup may run again in the same Dir.
@@ -196,8 +192,7 @@ func Run(s Setup, o Options) (Result, error) {
 		}
 	}
 
-	cfg := emu.DefaultConfig(emu.StubROM(0x0100))
-	cfg.ROMName = "bench boot stub"
+	cfg := emu.DefaultConfig(nil)
 	cfg.SCSIID = HostID
 	cfg.WaitOnDRQ = o.WaitOnDRQ
 	if o.Console != nil {
@@ -211,43 +206,37 @@ func Run(s Setup, o Options) (Result, error) {
 		}
 		cfg.SCSI = append(cfg.SCSI, scsidev.Spec{ID: TapeID, Type: "mcd403", Images: []string{tapePath}, Params: o.Tape})
 	}
-	b, err := emu.New(cfg)
+	asmProg, err := backup.Build()
 	if err != nil {
 		return res, err
 	}
-	defer b.Close()
+	prog, err := LoadRAMProgram("backup.asm", asmProg, cfg, backupSymbols...)
+	if err != nil {
+		return res, err
+	}
+	defer prog.Close()
+	b := prog.Board
 	tape, _ := b.SCSIDevice(TapeID).(*mcd403.Drive)
-
 	if o.OnBus != nil {
 		o.OnBus(b.SCSIBus())
 	}
-	b.LoadRAM(0, emu.Stub(0x0100))
-	b.LoadRAM(prog.Org, prog.Bytes)
-	b.LoadRAM(prog.Params, p.Encode())
+	prog.Write("params", p.Encode())
 
 	total := p.Bytes()
 	limit := o.Limit
 	if limit == 0 {
 		limit = sched.Time(total/1000+120) * sched.Second
 	}
-	results := func() backup.Results {
-		buf := make([]byte, backup.ResultsSize)
-		for i := range buf {
-			buf[i] = b.RAM(prog.Results + uint16(i))
-		}
-		return backup.DecodeResults(buf)
-	}
-	finished := func() bool { return b.RAM(prog.Results) >= backup.StateDone }
 	end := b.Now() + limit
-	for !finished() && b.Now() < end {
+	for !prog.Finished() && b.Now() < end {
 		step := min(sched.Second, end-b.Now())
-		if _, err := b.RunUntil(finished, step); err != nil {
+		if _, err := b.RunUntil(prog.Finished, step); err != nil {
 			res.Failed = err.Error()
 			res.Hung = errors.Is(err, emu.ErrHung)
 			break
 		}
 		if o.Progress != nil {
-			o.Progress(int64(results().Bytes), total)
+			o.Progress(int64(prog.U32("r_bytes")), total)
 		}
 	}
 	res.BoardTime = b.Now()
@@ -257,19 +246,17 @@ func Run(s Setup, o Options) (Result, error) {
 		b.RunUntil(b.CPU().Halted, 5*sched.Second)
 		b.RunFor(consoleDrain)
 	}
-	r := results()
+	r := readBackupResults(prog)
 	res.Program = r
-	res.Buffer = make([]byte, p.BufSectors*backup.SectorSize)
-	for i := range res.Buffer {
-		res.Buffer[i] = b.RAM(prog.Buffer + uint16(i))
-	}
+	res.Buffer = prog.Read("BUF", p.BufSectors*backup.SectorSize)
 	res.Bytes = int64(r.Bytes)
-	res.Elapsed = sched.Time(r.Ticks) * backup.TickUS * sched.Microsecond
+	tick := sched.Time(prog.Const("TM_UNIT_US")) * sched.Microsecond
+	res.Elapsed = sched.Time(r.Ticks) * tick
 	if res.Elapsed > 0 {
 		res.WholeBytesPerSec = float64(res.Bytes) / res.Elapsed.Seconds()
 		res.BytesPerSec = res.WholeBytesPerSec
 	}
-	first := sched.Time(r.First) * backup.TickUS * sched.Microsecond
+	first := sched.Time(r.First) * tick
 	if r.Passes >= SteadyMinPasses && res.Elapsed > first && first > 0 {
 		perPass := int64(p.BufSectors) * backup.SectorSize
 		res.BytesPerSec = float64(res.Bytes-perPass) / (res.Elapsed - first).Seconds()
@@ -279,22 +266,69 @@ func Run(s Setup, o Options) (Result, error) {
 	}
 	switch {
 	case res.Failed != "":
-	case r.State == backup.StateFailed:
-		res.Hung = r.Hung()
-		res.Failed = describeFailure(r)
-	case r.State != backup.StateDone:
+	case r.Failed:
+		res.Hung = r.Hung
+		res.Failed = r.describe(prog)
+	case !r.Done:
 		res.Failed = fmt.Sprintf("no result within %v of simulated time (%d of %d bytes copied)", limit, r.Bytes, total)
 	}
 	return res, nil
 }
 
-var errNames = map[uint8]string{1: "bus not free", 2: "selection timeout", 3: "unexpected phase", 4: "hung (no REQ)", 0x80: "status not GOOD"}
-var stageNames = map[uint8]string{1: "selection", 2: "command", 3: "data", 4: "status", 5: "done"}
+// backupSymbols are the labels and constants of backup.asm (and scsilib)
+// the harness uses.
+var backupSymbols = []string{"params", "r_err", "r_dev", "r_stage", "r_csb", "r_stat", "r_bytes",
+	"r_time", "r_pass", "r_sense", "r_first", "BUF", "TM_UNIT_US", "SE_HANG", "SE_BUSY", "SE_SELTO",
+	"SE_PHASE", "SE_STATUS", "STG_SEL", "STG_CMD", "STG_DATA", "STG_STAT", "STG_DONE", "DEV_DISK", "DEV_TAPE"}
 
-func describeFailure(r backup.Results) string {
-	dev := map[uint8]string{1: "disk", 2: "tape"}[r.Device]
+// BackupResults is BACKUP's result block, read by the program's symbols.
+type BackupResults struct {
+	Done, Failed bool
+	Hung         bool   // a command stopped handshaking (r_err = SE_HANG)
+	Err          uint8  // SE_* code
+	Device       uint8  // DEV_DISK or DEV_TAPE
+	Stage        uint8  // STG_*
+	CSB          uint8  // 5380 current bus status at the failure
+	Status       uint8  // SCSI status of the failing command
+	Bytes        uint32 // bytes copied
+	Ticks        uint32 // elapsed, in TM_UNIT_US
+	Passes       uint16
+	Sense        []byte
+	First        uint32 // Ticks when the first pass ended
+}
+
+func readBackupResults(r *RAMProgram) BackupResults {
+	return BackupResults{Done: r.Done(), Failed: r.Failed(), Hung: r.Failed() && int64(r.U8("r_err")) == r.Const("SE_HANG"),
+		Err: r.U8("r_err"), Device: r.U8("r_dev"), Stage: r.U8("r_stage"), CSB: r.U8("r_csb"), Status: r.U8("r_stat"),
+		Bytes: r.U32("r_bytes"), Ticks: r.U32("r_time"), Passes: r.U16("r_pass"), Sense: r.Read("r_sense", 4),
+		First: r.U32("r_first")}
+}
+
+// describe names a failure in words, by the program's own constants.
+func (br BackupResults) describe(r *RAMProgram) string {
 	return fmt.Sprintf("%s: %s in %s phase (CSB %02Xh, status %02Xh, sense % X) after %d bytes",
-		dev, errNames[r.Err], stageNames[r.Stage], r.CSB, r.Status, r.Sense, r.Bytes)
+		symbolWord(r, br.Device, map[string]string{"DEV_DISK": "disk", "DEV_TAPE": "tape"}),
+		errorWord(r, br.Err), stageWord(r, br.Stage), br.CSB, br.Status, br.Sense, br.Bytes)
+}
+
+// symbolWord is the word for the constant among words whose value is v.
+func symbolWord(r *RAMProgram, v uint8, words map[string]string) string {
+	for sym, w := range words {
+		if r.Const(sym) == int64(v) {
+			return w
+		}
+	}
+	return fmt.Sprintf("%02Xh", v)
+}
+
+func errorWord(r *RAMProgram, v uint8) string {
+	return symbolWord(r, v, map[string]string{"SE_BUSY": "bus not free", "SE_SELTO": "selection timeout",
+		"SE_PHASE": "unexpected phase", "SE_HANG": "hung (no REQ)", "SE_STATUS": "status not GOOD"})
+}
+
+func stageWord(r *RAMProgram, v uint8) string {
+	return symbolWord(r, v, map[string]string{"STG_SEL": "selection", "STG_CMD": "command",
+		"STG_DATA": "data", "STG_STAT": "status", "STG_DONE": "done"})
 }
 
 func safeName(s string) string {

@@ -43,10 +43,10 @@ p_bcache: DEFB 1        ; BIOS path: 1 reuse the 512-byte host buffer, 0 not
 
 ; ---- result block (read by the harness) ------------------------------------
 results:
-r_state:  DEFB 0        ; 0 loaded, 1 running, 2 done, 3 failed
-r_err:    DEFB 0        ; SE_* code, or 80h when the status was not GOOD
-r_dev:    DEFB 0        ; failing device: 1 disk, 2 tape
-r_stage:  DEFB 0        ; RQ_STAGE of the failing command
+r_state:  DEFB ST_LOADED ; ST_* (scsilib.inc)
+r_err:    DEFB 0        ; SE_* code (SE_STATUS: the status was not GOOD)
+r_dev:    DEFB 0        ; failing device: DEV_DISK or DEV_TAPE
+r_stage:  DEFB 0        ; STG_* of the failing command
 r_csb:    DEFB 0        ; 5380 bus status at the failure
 r_stat:   DEFB 0        ; SCSI status byte of the failing command
 r_bytes:  DEFB 0,0,0,0  ; bytes copied
@@ -58,12 +58,14 @@ r_first:  DEFB 0,0,0,0  ; r_time when the first pass ended (start-up cost)
         INCLUDE "scsilib.inc"
         INCLUDE "bios.inc"
 
+DEV_DISK  EQU 1         ; r_dev: the disk failed
+DEV_TAPE  EQU 2         ; r_dev: the tape failed
 BUF       EQU 4000h     ; 32 KB transfer buffer 4000h-BFFFh
 TAPEBLK   EQU 8192      ; tape block size [F CCTALK03, PERIPHS]
 
 start:
         ld sp,stack
-        ld a,1
+        ld a,ST_RUN
         ld (r_state),a
         call sl_init
         ld a,(p_tmo)
@@ -74,13 +76,13 @@ start:
         call nz,con_init
         ; wait for both devices to be ready (tape load/retension, spin-up)
         ld a,(p_dtgt)
-        ld b,1
+        ld b,DEV_DISK
         call ready
         jp c,fail
         ld a,(p_ttgt)
         cp 0FFh
         jr z,st1
-        ld b,2
+        ld b,DEV_TAPE
         call ready
         jp c,fail
 st1:    ld a,(p_dtgt)
@@ -132,7 +134,7 @@ ps1:    ld a,(p_dtgt)
         ld (rq+RQ_BUF),hl
         ld ix,rq
         call sl_exec
-        ld b,1
+        ld b,DEV_DISK
         call check
         jp c,fail
         ld hl,(ptr)             ; advance buffer and disk address
@@ -192,7 +194,7 @@ pb2:    srl a
         jr pb5
 pb4:    ld a,(ix+RQ_STAT)       ; status not GOOD (NZ, CF=0)
         or a
-pb5:    ld b,1
+pb5:    ld b,DEV_DISK
         call check
         jp fail
 pb3:    ld hl,(ptr)
@@ -247,7 +249,7 @@ pt1:    ld a,(left)
         ld (rq+RQ_BUF),hl
         ld ix,rq
         call sl_exec
-        ld b,2
+        ld b,DEV_TAPE
         call check
         jp c,fail
         ld hl,(ptr)
@@ -295,7 +297,7 @@ ps_next:
         jp pass
 
 done:   call stamp
-        ld a,2
+        ld a,ST_DONE
         ld (r_state),a
         ld a,(p_con)
         or a
@@ -317,7 +319,7 @@ stop:   call tm_stop
         jr stop
 
 fail:   call stamp
-        ld a,3
+        ld a,ST_FAIL
         ld (r_state),a
         ld a,(p_con)
         or a
@@ -374,7 +376,7 @@ tu1:    add hl,hl
 check:  jr c,ck_err
         ret z                   ; GOOD
         ld (r_stat),a
-        ld a,80h
+        ld a,SE_STATUS
         ld (r_err),a
         ld a,b
         ld (r_dev),a

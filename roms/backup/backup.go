@@ -1,7 +1,6 @@
 // Package backup holds BACKUP, the Z80 program that replays the 1990
 // disk-to-tape experiment of seed 000 on the emulated board, and the Go side
-// of its interface: assembling it, encoding its parameter block and decoding
-// its result block.
+// of its settings: assembling it and encoding its parameter block.
 //
 // BACKUP copies a range of the hard disk (SCSI ID 0, the ACB-4000) to the
 // tape (SCSI ID 1, the MCD-403) in 8192-byte tape blocks. Each pass fills a
@@ -11,8 +10,8 @@
 // or in OTIR bursts with a DRQ check before each burst. It times itself with
 // the CTC (64 us units, roms/scsilib) and reports bytes and microseconds on
 // the console. The program is plain Z80 code loaded at 0100h; the parameter
-// block at symbol "params" and the result block at "results" have the fixed
-// layouts encoded by Params and decoded by Results.
+// block at symbol "params" has the layout Params encodes, and the harness
+// (bench) reads the result block's r_* labels by name.
 //
 // # Known inaccuracies / assumptions
 //
@@ -46,40 +45,29 @@ var FS fs.FS = files
 // Sources is every file the program needs, for asm.Assemble.
 func Sources() fs.FS { return asm.UnionFS(FS, scsilib.FS, bios.FS) }
 
-// Program is the assembled BACKUP with the addresses the harness needs.
-type Program struct {
-	Org     uint16 // load address (0100h)
-	Bytes   []byte // image from Org
-	Entry   uint16 // where to jump: Org
-	Params  uint16 // parameter block
-	Results uint16 // result block
-	Buffer  uint16 // transfer buffer, 32 KB
-	Stack   uint16 // end of program (top of its stack)
-}
-
 // Build assembles BACKUP with lbplus/asm. The source is embedded and the
 // settings travel in the parameter block, so the program is assembled once
-// per process; callers share the result and must not modify Bytes.
-func Build() (*Program, error) { return build() }
+// per process; callers share the result and must not modify it. Harnesses
+// reach the program through its symbols (bench.RAMProgram).
+func Build() (*asm.Result, error) { return build() }
 
-var build = sync.OnceValues(func() (*Program, error) {
+var build = sync.OnceValues(func() (*asm.Result, error) {
 	r, err := asm.Assemble(Sources(), "backup.asm", asm.Options{})
 	if err != nil {
 		return nil, fmt.Errorf("backup.asm: %w", err)
 	}
-	p := &Program{Org: r.Org, Bytes: r.Bytes, Entry: r.Org}
-	for _, s := range []struct {
-		name string
-		to   *uint16
-	}{{"params", &p.Params}, {"results", &p.Results}, {"BUF", &p.Buffer}, {"stack", &p.Stack}} {
-		if *s.to, err = r.Symbol(s.name); err != nil {
-			return nil, fmt.Errorf("backup.asm: %w", err)
-		}
+	buf, err := r.Symbol("BUF")
+	if err != nil {
+		return nil, fmt.Errorf("backup.asm: %w", err)
 	}
-	if p.Stack > p.Buffer {
-		return nil, fmt.Errorf("backup.asm: program ends at %04Xh, inside its buffer at %04Xh", p.Stack, p.Buffer)
+	stack, err := r.Symbol("stack")
+	if err != nil {
+		return nil, fmt.Errorf("backup.asm: %w", err)
 	}
-	return p, nil
+	if stack > buf {
+		return nil, fmt.Errorf("backup.asm: program ends at %04Xh, inside its buffer at %04Xh", stack, buf)
+	}
+	return r, nil
 })
 
 // Source selects how the disk is read.
@@ -109,7 +97,6 @@ const (
 	TapeBlock    = 8192
 	MaxBufSector = 64 // 32 KB buffer
 	ParamsSize   = 23
-	ResultsSize  = 24
 )
 
 // Params is BACKUP's parameter block.
@@ -196,47 +183,3 @@ func (p Params) Encode() []byte {
 	}
 	return b
 }
-
-// Program states in Results.State.
-const (
-	StateLoaded  = 0
-	StateRunning = 1
-	StateDone    = 2
-	StateFailed  = 3
-)
-
-// Results is BACKUP's result block.
-type Results struct {
-	State  uint8
-	Err    uint8 // scsilib SE_* code, or 80h: status not GOOD
-	Device uint8 // 1 disk, 2 tape
-	Stage  uint8 // 1 select, 2 command, 3 data, 4 status, 5 done
-	CSB    uint8 // 5380 current bus status at the failure
-	Status uint8
-	Bytes  uint32
-	Ticks  uint32 // CTC units of 64 us
-	Passes uint16
-	Sense  [4]byte
-	First  uint32 // Ticks when the first pass ended
-}
-
-// TickUS is the CTC timer unit: 256 prescale x 250 ns.
-const TickUS = 64
-
-// DecodeResults reads the result block.
-func DecodeResults(b []byte) Results {
-	var r Results
-	r.State, r.Err, r.Device, r.Stage, r.CSB, r.Status = b[0], b[1], b[2], b[3], b[4], b[5]
-	r.Bytes = binary.LittleEndian.Uint32(b[6:])
-	r.Ticks = binary.LittleEndian.Uint32(b[10:])
-	r.Passes = binary.LittleEndian.Uint16(b[14:])
-	copy(r.Sense[:], b[16:20])
-	r.First = binary.LittleEndian.Uint32(b[20:])
-	return r
-}
-
-// Seconds is the program's own elapsed time.
-func (r Results) Seconds() float64 { return float64(r.Ticks) * TickUS / 1e6 }
-
-// Hung reports a command that stopped handshaking (scsilib SE_HANG).
-func (r Results) Hung() bool { return r.State == StateFailed && r.Err == 4 }

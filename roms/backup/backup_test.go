@@ -9,17 +9,14 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/lbplus/lbplus/asm"
 )
 
 func TestBuildLayout(t *testing.T) {
-	p, err := Build()
+	r, err := Build()
 	require.NoError(t, err)
-	assert.Equal(t, uint16(0x100), p.Org)
-	assert.Equal(t, uint16(0x103), p.Params, "params right after the JP at 0100h")
-	r, err := asm.Assemble(Sources(), "backup.asm", asm.Options{})
-	require.NoError(t, err)
+	assert.Equal(t, uint16(0x100), r.Org)
+	params := r.Symbols["params"]
+	assert.Equal(t, int64(0x103), params, "params right after the JP at 0100h")
 	// The Go encoding and the Z80 layout must agree field by field.
 	fields := []struct {
 		sym string
@@ -31,30 +28,19 @@ func TestBuildLayout(t *testing.T) {
 		{"results", ParamsSize},
 	}
 	for _, f := range fields {
-		assert.Equal(t, int64(p.Params)+int64(f.off), r.Symbols[f.sym], f.sym)
+		assert.Equal(t, params+int64(f.off), r.Symbols[f.sym], f.sym)
 	}
-	res := []struct {
-		sym string
-		off int
-	}{
-		{"r_state", 0}, {"r_err", 1}, {"r_dev", 2}, {"r_stage", 3}, {"r_csb", 4},
-		{"r_stat", 5}, {"r_bytes", 6}, {"r_time", 10}, {"r_pass", 14}, {"r_sense", 16}, {"r_first", 20},
-	}
-	for _, f := range res {
-		assert.Equal(t, int64(p.Results)+int64(f.off), r.Symbols[f.sym], f.sym)
-	}
-	assert.Equal(t, int64(p.Results)+ResultsSize, r.Symbols["r_first"]+4, "ResultsSize")
-	assert.LessOrEqual(t, p.Stack, p.Buffer)
+	assert.LessOrEqual(t, r.Symbols["stack"], r.Symbols["BUF"])
 	assert.Equal(t, int64(0), r.Symbols["tm_vtab"]&7, "CTC vector table 8-byte aligned")
 }
 
 // The defaults assembled into the program equal Defaults().Encode(), so a
 // program run without a harness does what the Go side documents.
 func TestDefaultsMatchSource(t *testing.T) {
-	p, err := Build()
+	r, err := Build()
 	require.NoError(t, err)
-	off := p.Params - p.Org
-	img := p.Bytes[off : off+ParamsSize]
+	off := r.Symbols["params"] - int64(r.Org)
+	img := r.Bytes[off : off+ParamsSize]
 	d := Defaults()
 	d.DiskBurst = 256
 	assert.Equal(t, d.Encode(), img)
@@ -106,13 +92,4 @@ func TestValidate(t *testing.T) {
 	disk := Defaults()
 	disk.TapeID, disk.ReadSectors, disk.BufSectors = NoTape, 3, 3
 	assert.NoError(t, disk.Validate(), "disk-only runs take any READ size")
-}
-
-func TestDecodeResults(t *testing.T) {
-	b := []byte{3, 4, 2, 3, 0x21, 0xFF, 0x00, 0x20, 0, 0, 0x10, 0x27, 0, 0, 5, 0, 1, 2, 3, 4, 0xD0, 7, 0, 0}
-	r := DecodeResults(b)
-	assert.Equal(t, Results{State: StateFailed, Err: 4, Device: 2, Stage: 3, CSB: 0x21, Status: 0xFF,
-		Bytes: 8192, Ticks: 10000, Passes: 5, Sense: [4]byte{1, 2, 3, 4}, First: 2000}, r)
-	assert.True(t, r.Hung())
-	assert.InDelta(t, 0.64, r.Seconds(), 1e-9)
 }

@@ -36,8 +36,8 @@ p_tmo:    DEFB 4        ; SCSI timeout units (~1.5 s each)
 
 ; ---- result block (read by the harness) ------------------------------------
 results:
-r_state:  DEFB 0        ; 0 loaded, 1 running, 2 done, 3 failed
-r_err:    DEFB 0        ; SE_* code, or 80h when the status was not GOOD
+r_state:  DEFB ST_LOADED ; ST_* (scsilib.inc)
+r_err:    DEFB 0        ; SE_* code (SE_STATUS: the status was not GOOD)
 r_stat:   DEFB 0        ; SCSI status of the failing command
 r_nread:  DEFB 0        ; READs completed
 r_time:   DEFB 0,0,0,0  ; elapsed over the READs, CTC units of 64 us
@@ -49,7 +49,7 @@ BUF       EQU 4000h     ; 32 KB buffer 4000h-BFFFh
 
 start:
         ld sp,stack
-        ld a,1
+        ld a,ST_RUN
         ld (r_state),a
         call sl_init
         ld a,(p_tmo)
@@ -156,13 +156,13 @@ rd1:    ld hl,r_nread
 done:   call tm_since
         ld (r_time),hl
         ld (r_time+2),de
-        ld a,2
+        ld a,ST_DONE
         ld (r_state),a
         di
         halt
 
 fail:   ld (r_err),a
-        ld a,3
+        ld a,ST_FAIL
         ld (r_state),a
         di
         halt
@@ -178,7 +178,7 @@ exec:   ld ix,rq
         ld (r_stat),a
         or a
         ret z
-        ld a,80h                ; status not GOOD (NZ, CF=0)
+        ld a,SE_STATUS          ; status not GOOD (NZ, CF=0)
         or a
         ret
 

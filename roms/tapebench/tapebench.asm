@@ -3,8 +3,8 @@
 ; time it with the CTC. The tape experiments of seed 000 without the disk.
 ;
 ; Runs from RAM at 0100h: the harness fills the parameter block, jumps to
-; 0100h and reads the result block when r_state >= 2; the program stops
-; with DI; HALT.
+; 0100h and reads the result block when r_state is ST_DONE or ST_FAIL; the
+; program stops with DI; HALT.
 ;
 ; Each block is one READ(6)/WRITE(6) of 1 block through sl_exec, byte by
 ; byte (one DRQ poll per byte) or in INIR/OTIR bursts of p_burst bytes with
@@ -28,9 +28,9 @@ p_delay:  DEFW 0        ; host delay before each block, CTC units of 64 us
 
 ; ---- result block (read by the harness) ------------------------------------
 results:
-r_state:  DEFB 0        ; 0 loaded, 1 running, 2 done, 3 failed
-r_err:    DEFB 0        ; SE_* code, or 80h when the status was not GOOD
-r_stage:  DEFB 0        ; RQ_STAGE of the failing command
+r_state:  DEFB ST_LOADED ; ST_* (scsilib.inc)
+r_err:    DEFB 0        ; SE_* code (SE_STATUS: the status was not GOOD)
+r_stage:  DEFB 0        ; STG_* of the failing command
 r_csb:    DEFB 0        ; 5380 bus status at the failure
 r_stat:   DEFB 0        ; status byte of the failing command
 r_xfer:   DEFW 0        ; bytes moved in the failing command's data phase
@@ -45,7 +45,7 @@ TAPEBLK   EQU 8192
 
 start:
         ld sp,stack
-        ld a,1
+        ld a,ST_RUN
         ld (r_state),a
         call sl_init
         ld a,(p_tmo)
@@ -137,7 +137,7 @@ stop:   di
         halt
 
 badst:  ld (r_stat),a
-        ld a,80h
+        ld a,SE_STATUS
 fail:   ld (r_err),a
         ld a,(rq+RQ_STAGE)
         ld (r_stage),a
@@ -146,7 +146,7 @@ fail:   ld (r_err),a
         ld hl,(rq+RQ_XFER)
         ld (r_xfer),hl
         call stamp
-        ld a,3
+        ld a,ST_FAIL
         ld (r_state),a
         jr stop
 
