@@ -225,3 +225,32 @@ func TestBenchFloppyJSON(t *testing.T) {
 	assert.EqualValues(t, 2, rows[0]["interleave"])
 	assert.InDelta(t, 400, rows[0]["ms_per_track"], 30)
 }
+
+// The escape prompt's floppy commands: eject, insert (disk change while
+// running), and one clear line for bad input.
+func TestRunMenuFloppy(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "a.imd")
+	require.NoError(t, floppyCreate(&bytes.Buffer{}, p, "amp2", 0, stamp))
+	cfg := emu.DefaultConfig(emu.StubROM(0))
+	cfg.Floppies = []emu.Floppy{{Drive: 0, Image: p}, {Drive: 1}}
+	b, err := emu.New(cfg)
+	require.NoError(t, err)
+	defer b.Close()
+	assert.Contains(t, runMenuCommand(b, "drives"), "drive 1: (empty)")
+	assert.Equal(t, "drive 0: ejected\r\n", runMenuCommand(b, "eject 0"))
+	assert.Nil(t, b.FloppyDrive(0).Media())
+	assert.Equal(t, "drive 1: "+p+" inserted\r\n", runMenuCommand(b, "insert 1 "+p))
+	assert.NotNil(t, b.FloppyDrive(1).Media())
+	for line, want := range map[string]string{
+		"insert 2 " + p: "floppy drive 2 is not fitted",
+		"insert 0 " + filepath.Join(dir, "x.imd"): "no such floppy image",
+		"insert 0 " + p: "in use",
+		"eject 7":       "usage: eject 0-3",
+		"fly":           "commands:",
+	} {
+		got := runMenuCommand(b, line)
+		assert.Contains(t, got, want, line)
+		assert.Equal(t, 1, strings.Count(got, "\r\n"), line)
+	}
+}

@@ -134,6 +134,10 @@ func runBoard(cmd *cobra.Command, _ []string) (err error) {
 	} else {
 		fmt.Fprint(os.Stderr, "lbplus: console on this terminal; Ctrl-] quits\r\n")
 	}
+	var menu <-chan string // the escape prompt's lines (console.MenuKey)
+	if m, ok := port.(console.Menu); ok {
+		menu = m.Commands()
+	}
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sig)
@@ -149,6 +153,8 @@ func runBoard(cmd *cobra.Command, _ []string) (err error) {
 		case s := <-sig:
 			port.Close()
 			return fmt.Errorf("stopped by %v", s)
+		case line := <-menu:
+			port.Write([]byte(runMenuCommand(board, line)))
 		default:
 		}
 	drain:

@@ -2,6 +2,7 @@ package console
 
 import (
 	"bufio"
+	"bytes"
 	"io"
 	"net"
 	"testing"
@@ -84,4 +85,22 @@ func TestTCPConsoleRoundTrip(t *testing.T) {
 func TestOpenRejectsUnknownConsole(t *testing.T) {
 	_, err := Open("serial:/dev/ttyS0")
 	assert.ErrorContains(t, err, "want stdio or tcp:PORT")
+}
+
+// Ctrl-\ opens the escape prompt: the line up to Return goes to Commands,
+// bytes before and after it to the board; Ctrl-] still quits.
+func TestStdioEscapePrompt(t *testing.T) {
+	r, w := io.Pipe()
+	var echo bytes.Buffer
+	s := &Stdio{in: make(chan []byte, 16), cmds: make(chan string, 4), done: make(chan struct{}), echo: &echo}
+	go s.read(r)
+	w.Write([]byte("ab\x1ceject 0\rcd"))
+	assert.Equal(t, []byte("ab"), <-s.in)
+	assert.Equal(t, "eject 0", <-s.cmds)
+	assert.Equal(t, []byte("cd"), <-s.in)
+	w.Write([]byte("\x1cins\x7fsert 1 a.imd\n"))
+	assert.Equal(t, "insert 1 a.imd", <-s.cmds)
+	w.Write([]byte{QuitKey})
+	<-s.Done()
+	assert.Contains(t, echo.String(), "lbplus> ")
 }

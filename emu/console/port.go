@@ -14,6 +14,16 @@ import (
 // every other byte, Ctrl-C included, goes to the board.
 const QuitKey = 0x1D
 
+// MenuKey (Ctrl-\\) on the terminal console opens a one-line command prompt
+// for the emulator (insert or eject a floppy, ...): the line typed after it,
+// up to Return, arrives on Commands instead of going to the board.
+const MenuKey = 0x1C
+
+// Menu is a console that offers the escape prompt.
+type Menu interface {
+	Commands() <-chan string
+}
+
 // Port is a console the user types at: typed bytes arrive on Input, the
 // board's output is written with Write. Done is closed when the user asks
 // to quit (or the input ends).
@@ -43,9 +53,11 @@ func Open(spec string) (Port, error) {
 // Stdio is the user's terminal, in raw mode while the board runs.
 type Stdio struct {
 	in      chan []byte
+	cmds    chan string
 	done    chan struct{}
 	restore func()
 	once    sync.Once
+	echo    io.Writer // where the escape prompt echoes (the terminal)
 }
 
 // OpenStdio puts standard input in raw mode (if it is a terminal) and starts
@@ -55,25 +67,63 @@ func OpenStdio() (*Stdio, error) {
 	if err != nil {
 		return nil, fmt.Errorf("console: terminal raw mode: %w", err)
 	}
-	s := &Stdio{in: make(chan []byte, 16), done: make(chan struct{}), restore: restore}
+	s := &Stdio{in: make(chan []byte, 16), cmds: make(chan string, 4), done: make(chan struct{}), restore: restore, echo: os.Stdout}
 	go s.read(os.Stdin)
 	return s, nil
 }
 
 func (s *Stdio) read(r io.Reader) {
 	buf := make([]byte, 256)
+	var line []byte
+	menu := false
 	for {
 		n, err := r.Read(buf)
 		if n > 0 {
 			p := append([]byte(nil), buf[:n]...)
 			if i := indexByte(p, QuitKey); i >= 0 {
-				if i > 0 {
+				if i > 0 && !menu {
 					s.in <- p[:i]
 				}
 				s.quit()
 				return
 			}
-			s.in <- p
+			if !menu {
+				if i := indexByte(p, MenuKey); i >= 0 {
+					if i > 0 {
+						s.in <- p[:i]
+					}
+					menu, line, p = true, line[:0], p[i+1:]
+					fmt.Fprint(s.echo, "\r\nlbplus> ")
+				}
+			}
+			if menu {
+				for k, c := range p {
+					switch {
+					case c == '\r' || c == '\n':
+						fmt.Fprint(s.echo, "\r\n")
+						s.cmds <- string(line)
+						menu = false
+						if rest := p[k+1:]; len(rest) > 0 {
+							s.in <- append([]byte(nil), rest...)
+						}
+					case c == 0x7F || c == 0x08:
+						if len(line) > 0 {
+							line = line[:len(line)-1]
+							fmt.Fprint(s.echo, "\b \b")
+						}
+					case c >= ' ':
+						line = append(line, c)
+						s.echo.Write([]byte{c})
+					}
+					if !menu {
+						break
+					}
+				}
+				p = nil
+			}
+			if len(p) > 0 {
+				s.in <- p
+			}
 		}
 		if err != nil {
 			s.quit()
@@ -95,6 +145,9 @@ func (s *Stdio) quit() { s.once.Do(func() { close(s.done) }) }
 
 // Input delivers typed bytes.
 func (s *Stdio) Input() <-chan []byte { return s.in }
+
+// Commands delivers the lines typed at the escape prompt (MenuKey).
+func (s *Stdio) Commands() <-chan string { return s.cmds }
 
 // Done is closed on the quit key or end of input.
 func (s *Stdio) Done() <-chan struct{} { return s.done }
