@@ -105,6 +105,10 @@ type Options struct {
 	// OnBus, if set, is called with the SCSI bus before the run starts
 	// (tracers, VCD writers, edge counters).
 	OnBus func(bus *scsi.Bus)
+	// OnStart, if set, is called with the board once the program is in
+	// RAM, before the run (the debugger's tests drive the run from here;
+	// whatever they leave unfinished the harness runs to the end).
+	OnStart func(b *emu.Board)
 	// Disk and Tape override the device parameters (nil = defaults).
 	Disk *acb4000.Params
 	Tape *mcd403.Params
@@ -222,6 +226,9 @@ func Run(s Setup, o Options) (Result, error) {
 	}
 	prog.Write("params", p.Encode())
 
+	if o.OnStart != nil {
+		o.OnStart(b)
+	}
 	total := p.Bytes()
 	limit := o.Limit
 	if limit == 0 {

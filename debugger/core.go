@@ -140,23 +140,30 @@ func (d *Debugger) Machine() Machine { return d.m }
 // BeforeInstruction is the CPU hook (z80host.Hook): it keeps the history
 // and checks execute breakpoints and step targets.
 func (d *Debugger) BeforeInstruction(pc uint16, t uint64) bool {
-	d.hist[d.histN%HistoryLen] = HistEntry{pc, t}
-	d.histN++
 	prevPC := d.curPC
 	d.curPC, d.curT = pc, t
 	if d.resuming {
 		d.resuming = false
 		if pc == d.resumePC && t == d.resumeT {
+			d.record(pc, t)
 			return false
 		}
 	}
 	if d.exec[pc>>6]&(1<<(pc&63)) != 0 && d.checkExec(pc) {
 		return true
 	}
-	if d.slow {
-		return d.slowChecks(prevPC, pc)
+	if d.slow && d.slowChecks(prevPC, pc) {
+		return true
 	}
+	// Recorded only once it is sure to execute: a stopped instruction is
+	// recorded when the run resumes.
+	d.record(pc, t)
 	return false
+}
+
+func (d *Debugger) record(pc uint16, t uint64) {
+	d.hist[d.histN%HistoryLen] = HistEntry{pc, t}
+	d.histN++
 }
 
 func (d *Debugger) checkExec(pc uint16) bool {
@@ -444,9 +451,7 @@ func (d *Debugger) runMode(m stepMode) (*Stop, error) {
 // StepInstruction runs one instruction.
 func (d *Debugger) StepInstruction() (*Stop, error) {
 	r := d.m.Regs()
-	t := uint64(d.m.Now() / sched.TState)
-	d.hist[d.histN%HistoryLen] = HistEntry{r.PC, t}
-	d.histN++
+	d.record(r.PC, uint64(d.m.Now()/sched.TState))
 	if _, err := d.m.Step(); err != nil {
 		return nil, err
 	}

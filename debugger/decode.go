@@ -261,8 +261,8 @@ func (r *Recorder) Commands(from, to sched.Time) []Command {
 	return out
 }
 
-// Kind says how to read a target's CDBs: a direct-access device (LBA) or
-// a sequential one (tape: fixed-block counts).
+// Kind says how to name a target's opcodes: a disk or a tape (01h is
+// REWIND on a tape). Both address blocks by number.
 type Kind int
 
 // Target kinds.
@@ -306,13 +306,8 @@ func DecodeCDB(cdb []byte, kind Kind) string {
 	s := fmt.Sprintf("%s LUN %d", name, lun)
 	switch op {
 	case 0x08, 0x0A, 0x0B:
-		if kind == Tape {
-			n := int(cdb[2])<<16 | int(cdb[3])<<8 | int(cdb[4])
-			if cdb[1]&1 != 0 {
-				return fmt.Sprintf("%s fixed blocks %d", s, n)
-			}
-			return fmt.Sprintf("%s bytes %d", s, n)
-		}
+		// The MCD-403 addresses its blocks like a disk (docs/TAPE.md):
+		// the same layout serves both kinds.
 		lba := int(cdb[1]&0x1F)<<16 | int(cdb[2])<<8 | int(cdb[3])
 		if op == 0x0B {
 			return fmt.Sprintf("%s LBA %d", s, lba)

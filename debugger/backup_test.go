@@ -1,0 +1,94 @@
+package debugger
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/lbplus/lbplus/bench"
+	"github.com/lbplus/lbplus/devices/mcd403"
+	"github.com/lbplus/lbplus/emu"
+	"github.com/lbplus/lbplus/roms/backup"
+	"github.com/lbplus/lbplus/sched"
+	"github.com/lbplus/lbplus/z80host/disasm"
+)
+
+// Breakpoints on port 28h writes, on a WRITE(6) CDB and on a tape
+// reposition each stop at the instruction that caused them in a backup run
+// (the story's baseline, whose tape stops and restarts every block); the
+// run, paused three times, ends exactly as one never paused.
+func TestBreakpointsInBackupRun(t *testing.T) {
+	row := bench.Rows(2)[0]
+	require.Equal(t, "bios-baseline", row.Setup.Name)
+	prog, err := backup.Build()
+	require.NoError(t, err)
+
+	plain, err := bench.Run(row.Setup, bench.Options{Dir: t.TempDir()})
+	require.NoError(t, err)
+	require.Empty(t, plain.Failed)
+	require.Greater(t, plain.Repositions, 0)
+
+	var stops []*Stop
+	onStart := func(b *emu.Board) {
+		d := ForBoard(b, NewRecorder(1<<16))
+		done := func() bool { return b.RAM(prog.Results) >= backup.StateDone }
+		run := func() *Stop {
+			for !done() {
+				st, err := d.Continue(sched.Second)
+				require.NoError(t, err)
+				if st != nil {
+					stops = append(stops, st)
+					return st
+				}
+			}
+			return nil
+		}
+		// The instruction that stopped is the last one executed, and
+		// decodes as what the stop says it did.
+		executed := func(st *Stop) string {
+			h := d.History(1)
+			require.Len(t, h, 1)
+			assert.Equal(t, st.PC, h[0].PC, "the stop names the instruction just executed")
+			return disasm.Decode(d.m.Peek, st.PC, nil).Text
+		}
+
+		bp := d.BreakIOPort(0x28, true, -1)
+		st := run()
+		require.NotNil(t, st)
+		text := executed(st)
+		assert.Regexp(t, `^(out|otir|outi|otdr|outd)`, text)
+		if text == "out (c),a" || text == "otir" || text == "outi" {
+			assert.Equal(t, uint16(0x28), d.m.Regs().BC&0xFF, "C addresses port 28h")
+		}
+		require.NoError(t, d.Delete(bp.ID))
+
+		bp = d.BreakOnCDB(0x0A, -1)
+		st = run()
+		require.NotNil(t, st)
+		c := d.Rec.CurrentCommand()
+		require.NotNil(t, c)
+		assert.Equal(t, 0x0A, c.Opcode())
+		assert.Equal(t, bench.TapeID, c.Target)
+		assert.Equal(t, 6, c.CDBLen, "stopped when the CDB's last byte moved")
+		assert.Regexp(t, `^out`, executed(st), "the last CDB byte was handed over by an OUT")
+		assert.Regexp(t, `WRITE\(6\) LUN 0 LBA [0-9]+ blocks 1,`, st.Text)
+		require.NoError(t, d.Delete(bp.ID))
+
+		tape := b.SCSIDevice(bench.TapeID).(*mcd403.Drive)
+		n := tape.Repositions()
+		bp = d.BreakOnCounter("tape reposition", TapeRepositions(b))
+		st = run()
+		require.NotNil(t, st)
+		assert.Equal(t, n+1, tape.Repositions(), "stopped at the first reposition")
+		executed(st)
+		require.NoError(t, d.Delete(bp.ID))
+	}
+	dbg, err := bench.Run(row.Setup, bench.Options{Dir: t.TempDir(), OnStart: onStart})
+	require.NoError(t, err)
+	assert.Len(t, stops, 3)
+	assert.Equal(t, plain.TStates, dbg.TStates)
+	assert.Equal(t, plain.Elapsed, dbg.Elapsed)
+	assert.Equal(t, plain.Repositions, dbg.Repositions)
+	assert.Equal(t, plain.Bytes, dbg.Bytes)
+}
