@@ -32,7 +32,13 @@ func TestBreakpointsInBackupRun(t *testing.T) {
 	var stops []*Stop
 	onStart := func(b *emu.Board) {
 		d := ForBoard(b, NewRecorder(1<<16))
-		done := func() bool { return b.RAM(prog.Results) >= backup.StateDone }
+		state, err := prog.Symbol("r_state")
+		require.NoError(t, err)
+		doneV, err := prog.Symbol("ST_DONE")
+		require.NoError(t, err)
+		failV, err := prog.Symbol("ST_FAIL")
+		require.NoError(t, err)
+		done := func() bool { s := uint16(b.RAM(state)); return s == doneV || s == failV }
 		run := func() *Stop {
 			for !done() {
 				st, err := d.Continue(sched.Second)
