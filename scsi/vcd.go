@@ -23,6 +23,7 @@ type VCD struct {
 	lines Line
 	data  uint8
 	err   error
+	extra []bool // the extra wires' values (NewVCDWires)
 }
 
 const vcdDataBits = 8
@@ -47,8 +48,13 @@ var vcdUnits = []struct {
 
 // NewVCDScale is NewVCD with timescale unit, which must be 1, 10 or 100 of
 // ps, ns or us, or 1 ms; any other value is taken as 1 ns.
-func NewVCDScale(w io.Writer, unit sched.Time) *VCD {
-	v := &VCD{w: bufio.NewWriter(w), scale: sched.Nanosecond}
+func NewVCDScale(w io.Writer, unit sched.Time) *VCD { return NewVCDWires(w, unit, nil) }
+
+// NewVCDWires is NewVCDScale with extra 1-bit wires after the bus's, named
+// extra, for other signals recorded beside the bus (the floppy's INDEX,
+// STEP, DRQ, ...); set them with Wire. All start at 0.
+func NewVCDWires(w io.Writer, unit sched.Time, extra []string) *VCD {
+	v := &VCD{w: bufio.NewWriter(w), scale: sched.Nanosecond, extra: make([]bool, len(extra))}
 	name := "1 ns"
 	for _, u := range vcdUnits {
 		if u.t == unit {
@@ -63,8 +69,11 @@ func NewVCDScale(w io.Writer, unit sched.Time) *VCD {
 	for b := 0; b < vcdDataBits; b++ {
 		v.printf("$var wire 1 %s DB%d $end\n", vcdID(len(lineNames)+b), b)
 	}
+	for i, n := range extra {
+		v.printf("$var wire 1 %s %s $end\n", vcdID(len(lineNames)+vcdDataBits+i), n)
+	}
 	v.printf("$upscope $end\n$enddefinitions $end\n#0\n$dumpvars\n")
-	for i := 0; i < len(lineNames)+vcdDataBits; i++ {
+	for i := 0; i < len(lineNames)+vcdDataBits+len(extra); i++ {
 		v.printf("0%s\n", vcdID(i))
 	}
 	v.printf("$end\n")
@@ -77,13 +86,27 @@ func (v *VCD) printf(format string, a ...any) {
 	}
 }
 
-// Change is the Observer.
-func (v *VCD) Change(now sched.Time, lines Line, data uint8) {
-	t := int64(now / v.scale)
-	if t > v.lastT {
+// stamp writes the time of the next change if it moved on.
+func (v *VCD) stamp(now sched.Time) {
+	if t := int64(now / v.scale); t > v.lastT {
 		v.printf("#%d\n", t)
 		v.lastT = t
 	}
+}
+
+// Wire sets extra wire i (NewVCDWires) at now; only changes are written.
+func (v *VCD) Wire(now sched.Time, i int, on bool) {
+	if i < 0 || i >= len(v.extra) || v.extra[i] == on {
+		return
+	}
+	v.stamp(now)
+	v.extra[i] = on
+	v.printf("%d%s\n", boolBit(on), vcdID(len(lineNames)+vcdDataBits+i))
+}
+
+// Change is the Observer.
+func (v *VCD) Change(now sched.Time, lines Line, data uint8) {
+	v.stamp(now)
 	for i := range lineNames {
 		bit := Line(1) << i
 		if (lines^v.lines)&bit != 0 {

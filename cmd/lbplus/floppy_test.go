@@ -192,10 +192,33 @@ func TestRunBootsFloppy(t *testing.T) {
 	b, err := emu.New(cfg)
 	require.NoError(t, err)
 	defer b.Close()
+	// Record the floppy signals beside the SCSI bus while it boots.
+	traceFlags.vcd = filepath.Join(dir, "boot.vcd")
+	runAtExit = nil
+	t.Cleanup(func() { traceFlags.vcd, runAtExit = "", nil })
+	require.NoError(t, attachBusTrace(b))
 	ty := &console.Typist{B: b, T: tr2}
 	require.NoError(t, ty.WaitFor(bootdemo.Message))
 	assert.True(t, b.FloppyDrive(0).WriteProtected())
 	assert.Equal(t, 0, b.FloppyDrive(0).Cylinder())
+	for _, f := range runAtExit {
+		require.NoError(t, f())
+	}
+	vcd, err := os.ReadFile(traceFlags.vcd)
+	require.NoError(t, err)
+	assert.Contains(t, string(vcd), "$var wire 1 ")
+	for _, w := range []string{"FDC_DRQ", "FD0_INDEX", "FD0_MOTOR", "FD0_READY", "BSY", "DB7"} {
+		assert.Contains(t, string(vcd), " "+w+" $end", w)
+	}
+	// DRQ rises and falls for each byte of the ID and the boot sector.
+	var drqID string
+	for _, l := range strings.Split(string(vcd), "\n") {
+		if strings.HasSuffix(l, " FDC_DRQ $end") {
+			drqID = strings.Fields(l)[3]
+		}
+	}
+	require.NotEmpty(t, drqID)
+	assert.GreaterOrEqual(t, strings.Count(string(vcd), "\n1"+drqID+"\n"), 512+6)
 }
 
 func TestParseFloppyFlag(t *testing.T) {

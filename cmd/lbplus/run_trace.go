@@ -6,13 +6,60 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/lbplus/lbplus/devices/floppy"
 	"github.com/lbplus/lbplus/emu"
+	"github.com/lbplus/lbplus/sched"
 	"github.com/lbplus/lbplus/scsi"
 )
 
+// floppyWires names the floppy signals the VCD records beside the SCSI bus
+// (each fitted drive's INDEX, MOTOR, STEP, DIR, READY and the WD1772's DRQ,
+// INTRQ, BUSY) and returns a function that starts recording them. STEP
+// toggles on each step pulse (a VCD wire cannot be set in the future).
+func floppyWires(b *emu.Board) ([]string, func(*scsi.VCD)) {
+	fdc := b.FDC()
+	if fdc == nil {
+		return nil, func(*scsi.VCD) {}
+	}
+	wires := []string{"FDC_DRQ", "FDC_INTRQ", "FDC_BUSY"}
+	index := map[string]int{"fdc/DRQ": 0, "fdc/INTRQ": 1, "fdc/BUSY": 2}
+	var drives []*floppy.Drive
+	for n := 0; n < 4; n++ {
+		d := b.FloppyDrive(n)
+		if d == nil {
+			continue
+		}
+		drives = append(drives, d)
+		for _, sig := range []string{"INDEX", "MOTOR", "STEP", "DIRECTION", "READY"} {
+			index[d.Name()+"/"+sig] = len(wires)
+			wires = append(wires, fmt.Sprintf("FD%d_%s", n, sig))
+		}
+	}
+	return wires, func(v *scsi.VCD) {
+		steps := map[string]bool{}
+		obs := func(now sched.Time, who string, sig floppy.Signal, val int) {
+			i, ok := index[who+"/"+sig.String()]
+			if !ok {
+				return
+			}
+			on := val != 0
+			if sig == floppy.Step {
+				steps[who] = !steps[who]
+				on = steps[who]
+			}
+			v.Wire(now, i, on)
+		}
+		fdc.Observe(obs)
+		for _, d := range drives {
+			d.Observe(obs)
+		}
+	}
+}
+
 // `lbplus run --vcd FILE` and `--trace FILE` record the SCSI bus of the
 // running board, the way the story's scope watched REQ and ACK: a Value
-// Change Dump for GTKWave or `sigrok-cli -I vcd`, and a readable text trace
+// Change Dump for GTKWave or `sigrok-cli -I vcd` (with the floppy signals
+// beside the bus when drives are fitted), and a readable text trace
 // (one line per bus change: time, phase, lines, data, edges). Both stamp
 // changes with simulated time, so a trace taken at --speed max is the same
 // as one taken in real time.
@@ -42,7 +89,9 @@ func attachBusTrace(b *emu.Board) error {
 		if err != nil {
 			return fmt.Errorf("--vcd: %w", err)
 		}
-		v := scsi.NewVCD(f)
+		wires, watch := floppyWires(b)
+		v := scsi.NewVCDWires(f, sched.Nanosecond, wires)
+		watch(v)
 		bus.Observe(v.Change)
 		name := traceFlags.vcd
 		runAtExit = append(runAtExit, func() error {
