@@ -16,6 +16,22 @@
 ;   08 a        printer data port 01 <- a (a marker for the harness' scope)
 ; After each FDC command the final status is appended to STATUS + n.
 
+; The loop padding is given by the harness (-D PAD4=n ...); 0 when the source
+; is assembled on its own. "IF DEFINED" rather than IFNDEF: pasmo, which
+; cross-checks our assembler on every roms/ program, takes IFNDEF for macros.
+        if defined PAD4
+        else
+PAD4    equ 0
+        endif
+        if defined PAD6
+        else
+PAD6    equ 0
+        endif
+        if defined PAD7
+        else
+PAD7    equ 0
+        endif
+
 FDCCMD  equ 0C0h
 FDCSTAT equ 0C4h
 FDCTRK  equ 0C1h
