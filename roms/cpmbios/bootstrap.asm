@@ -18,6 +18,7 @@ LOADAT  equ CCPBASE-10*512      ; block 0's place: block 10 is the CCP
         call SETDMA
         call READTRK            ; blocks 0-15
         call READTRK            ; blocks 16-31: BIOS and configuration
+        xor a                   ; A = 0: booted from the hard disk
         jp BIOSBASE             ; cold start
 
         ds 9000h+512-$,0
