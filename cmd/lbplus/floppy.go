@@ -40,6 +40,7 @@ An existing FILE is never replaced.`,
 	}
 	create.Flags().StringVar(&format, "format", "", "amp1, amp2, amp3, amp4 or CxHxSxSIZE (required)")
 	create.Flags().IntVar(&interleave, "interleave", 0, "physical interleave (default: the format's, 2 for amp1-amp4)")
+	addSystemFlags(create.Flags(), &fdSystem)
 	info := &cobra.Command{
 		Use:   "info FILE",
 		Short: "Show a floppy image's format, geometry, sector map and bad sectors",
@@ -119,6 +120,9 @@ func floppyCreate(w io.Writer, path, format string, interleave int, now time.Tim
 	header := "IMD 1.18: " + now.Format("02/01/2006 15:04:05")
 	d := f.NewDisk(0xE5)
 	d.Comment = fmt.Sprintf("lbplus floppy create --format %s\r\n", f.Name)
+	if err := floppySystem(path, f, d); err != nil {
+		return err
+	}
 	if err := fdimage.Create(path, f, d, header); err != nil {
 		return err
 	}

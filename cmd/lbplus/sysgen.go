@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/lbplus/lbplus/devices/acb4000"
+	"github.com/lbplus/lbplus/devices/fdimage"
 	"github.com/lbplus/lbplus/devices/image"
 	"github.com/lbplus/lbplus/roms/cpm"
 	"github.com/lbplus/lbplus/roms/cpmbios"
@@ -189,4 +190,22 @@ func diskCreateSystem(w io.Writer, path string, unformatted bool, s systemFlags)
 		return err
 	}
 	return systemInfo(w, path, cfg, s.ccpBDOS)
+}
+
+// fdSystem is floppy create's --system options.
+var fdSystem systemFlags
+
+// floppySystem puts the system on a new floppy's disk when --system asks.
+func floppySystem(path string, f fdimage.Format, d *fdimage.Disk) error {
+	if !fdSystem.on {
+		return nil
+	}
+	sys, err := ccpBDOSImage(fdSystem.ccpBDOS)
+	if err != nil {
+		return err
+	}
+	if err := cpmbios.InstallFloppy(d, f, sys); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
 }

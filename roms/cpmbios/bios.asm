@@ -1064,8 +1064,11 @@ fdc2:   in a,(FDSTAT)
 ; fdcmdr: a type II/III command A moving data at HL: Read Address,
 ; Read Sector (into HL), Write Sector (from HL). Z, or NZ and A = status
 ; (0FFh: timed out). A byte waits at most one 59 T poll and moves in 36 T,
-; well inside the 128 T a byte takes on the disk (lost data otherwise).
-fdcmdr: cp FWRITE
+; well inside the 128 T a byte takes on the disk (lost data otherwise); so
+; no interrupt may come in between: interrupts are off for the command
+; (the DART's FIFO holds what the console sends meanwhile).
+fdcmdr: di
+        cp FWRITE
         jr z,fdw
         out (FDCMD),a
         call fdsettle
@@ -1103,7 +1106,8 @@ fdwb:   ld a,(hl)
         out (FDDATW),a
         inc hl
         jr fdw1
-fdend:  in a,(FDSTAT)
+fdend:  ei
+        in a,(FDSTAT)
         and FDERR+FDWP
         ret z
         in a,(FDSTAT)
@@ -1117,7 +1121,8 @@ fdtick: ld a,(fdtmoc)
         ret
 
 ; fdtmo: the command never ended (no disk: no index pulses): stop it.
-fdtmo:  ld a,FFORCE
+fdtmo:  ei
+        ld a,FFORCE
         out (FDCMD),a
         ld b,10
 fdt1:   djnz fdt1

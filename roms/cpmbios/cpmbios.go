@@ -24,7 +24,7 @@ import (
 	"github.com/lbplus/lbplus/roms/scsilib"
 )
 
-//go:embed bios.asm bootstrap.asm
+//go:embed bios.asm bootstrap.asm fdboot.asm
 var src embed.FS
 
 // Disk layout of an lbplus CP/M hard disk (blocks of 512 bytes).
@@ -46,10 +46,11 @@ const (
 )
 
 var (
-	once  sync.Once
-	bios  *asm.Result
-	boot  *asm.Result
-	bderr error
+	once   sync.Once
+	bios   *asm.Result
+	boot   *asm.Result
+	fdboot *asm.Result
+	bderr  error
 )
 
 func build() {
@@ -70,7 +71,26 @@ func build() {
 	}
 	if boot.Org != 0x9000 || len(boot.Bytes) != BlockSize {
 		bderr = fmt.Errorf("CP/M boot loader: %d bytes at %04Xh, want %d at 9000h", len(boot.Bytes), boot.Org, BlockSize)
+		return
 	}
+	fdboot, bderr = asm.Assemble(fsys, "fdboot.asm", asm.Options{})
+	if bderr != nil {
+		bderr = fmt.Errorf("CP/M floppy boot sector: %w", bderr)
+		return
+	}
+	if fdboot.Org != 0x9000 || len(fdboot.Bytes) != 512 {
+		bderr = fmt.Errorf("CP/M floppy boot sector: %d bytes at %04Xh, want 512 at 9000h", len(fdboot.Bytes), fdboot.Org)
+	}
+}
+
+// FloppyBoot returns the boot sector of a floppy (shared; 512 bytes, the
+// rest of a 1024-byte sector is zero).
+func FloppyBoot() ([]byte, error) {
+	once.Do(build)
+	if bderr != nil {
+		return nil, bderr
+	}
+	return fdboot.Bytes, nil
 }
 
 // BIOS returns the assembled BIOS image, loaded at cpm.BIOSBase (shared: do
