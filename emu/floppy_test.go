@@ -1,0 +1,100 @@
+package emu_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/lbplus/lbplus/devices/fdimage"
+	"github.com/lbplus/lbplus/emu"
+	"github.com/lbplus/lbplus/sched"
+)
+
+// floppyBoard is a board with the WD1772 and drive 0 holding an amp2 disk.
+func floppyBoard(tb testing.TB, rom []byte) *emu.Board {
+	cfg := emu.DefaultConfig(rom)
+	cfg.Floppies = []emu.Floppy{{Drive: 0, Type: "48tpi"}, {Drive: 1}}
+	b, err := emu.New(cfg)
+	require.NoError(tb, err)
+	f, _ := fdimage.ParseFormat("amp2")
+	require.NoError(tb, b.InsertFloppyDisk(0, "amp2", f.NewDisk(0xE5), false))
+	return b
+}
+
+// Port 00 drives the floppy side of the board: one-hot select (READY on
+// DART DCDB follows the selected drive), side to every drive, and the FDC
+// registers answer at C0-C7 (the sector register reads back, as the boot
+// ROM's presence test expects).
+func TestFloppyLatchAndPorts(t *testing.T) {
+	b := floppyBoard(t, emu.StubROM(0))
+	defer b.Close()
+	d0, d1 := b.FloppyDrive(0), b.FloppyDrive(1)
+	require.NotNil(t, d0)
+	require.NotNil(t, d1)
+	assert.Nil(t, b.FloppyDrive(2))
+	b.Out(0x00, 0x51, 0) // drive 0, side 1, ROM off
+	assert.Equal(t, 1, d0.Side())
+	assert.Equal(t, 1, d1.Side())
+	b.Out(0xC2, 0xA5, 10)
+	v, _ := b.In(0xC6, 20)
+	assert.Equal(t, uint8(0xA5), v)
+	// D0 turns the motor on: the disk in drive 0 turns, READY follows two
+	// index pulses later and reaches DCDB (RR0 bit 3 of channel B).
+	b.Out(0xC0, 0xD0, 30)
+	require.NoError(t, b.RunFor(450*sched.Millisecond))
+	assert.True(t, d0.Spinning())
+	assert.True(t, d0.Ready())
+	assert.False(t, d1.Spinning(), "no disk in drive 1")
+	rr0, _ := b.In(0x8C, b.CPU().T())
+	assert.NotZero(t, rr0&0x08, "DCDB = READY of drive 0")
+	b.Out(0x00, 0x42, b.CPU().T()) // drive 1: empty, not ready
+	rr0, _ = b.In(0x8C, b.CPU().T())
+	assert.Zero(t, rr0&0x08)
+	// Without floppies in the configuration no WD1772 is fitted.
+	b2, err := emu.New(emu.DefaultConfig(emu.StubROM(0)))
+	require.NoError(t, err)
+	defer b2.Close()
+	assert.Nil(t, b2.FDC())
+	v, _ = b2.In(0xC6, 0)
+	assert.Equal(t, uint8(0xFF), v)
+}
+
+// BenchmarkPeerWorkloadIdleFloppy runs the peer workload on a board without
+// floppies and on one with a WD1772 and two drives attached and idle, in
+// alternating slices so host load hits both alike. An idle drive queues no
+// events, so the two rates must agree within noise ("floppy/none").
+func BenchmarkPeerWorkloadIdleFloppy(b *testing.B) {
+	rom := peerROM(b, 1)
+	plain, err := emu.New(emu.DefaultConfig(rom))
+	if err != nil {
+		b.Fatal(err)
+	}
+	fd := floppyBoard(b, rom)
+	defer fd.Close()
+	var tPlain, tFloppy time.Duration
+	p0, f0 := plain.CPU().T(), fd.CPU().T()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		if err := plain.RunFor(sliceT); err != nil {
+			b.Fatal(err)
+		}
+		t1 := time.Now()
+		if err := fd.RunFor(sliceT); err != nil {
+			b.Fatal(err)
+		}
+		t2 := time.Now()
+		tPlain += t1.Sub(t0)
+		tFloppy += t2.Sub(t1)
+	}
+	rp := float64(plain.CPU().T()-p0) / tPlain.Seconds() / 1e6
+	rf := float64(fd.CPU().T()-f0) / tFloppy.Seconds() / 1e6
+	b.ReportMetric(rp, "none-MT/s")
+	b.ReportMetric(rf, "floppy-MT/s")
+	b.ReportMetric(rf/rp, "floppy/none")
+	if fd.Sched().Pending() != plain.Sched().Pending() {
+		b.Fatalf("the idle floppy board queues %d events, the plain one %d", fd.Sched().Pending(), plain.Sched().Pending())
+	}
+}
