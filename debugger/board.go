@@ -1,6 +1,7 @@
 package debugger
 
 import (
+	"github.com/lbplus/lbplus/devices/floppy"
 	"github.com/lbplus/lbplus/devices/mcd403"
 	"github.com/lbplus/lbplus/emu"
 	"github.com/lbplus/lbplus/ncr5380"
@@ -106,6 +107,37 @@ func Attach(d *Debugger, b *emu.Board, chip *ncr5380.Chip, bus *scsi.Bus) {
 		}
 		req, _ := dart.IntState()
 		rec.Set(s.Now(), DARTINT, req)
+	}
+	if fdc := b.FDC(); fdc != nil {
+		fdc.Observe(func(now sched.Time, _ string, sig floppy.Signal, v int) {
+			switch sig {
+			case floppy.DRQ:
+				rec.Set(now, FDRQ, v != 0)
+			case floppy.INTRQ:
+				rec.Set(now, INTRQ, v != 0)
+			case floppy.Busy:
+				if v != 0 {
+					d.floppyCommand(now)
+				}
+			}
+		})
+	}
+	for n := 0; n < 4; n++ {
+		if drv := b.FloppyDrive(n); drv != nil {
+			drv.Observe(func(now sched.Time, _ string, sig floppy.Signal, v int) {
+				switch sig {
+				case floppy.Index:
+					rec.Set(now, INDEX, v != 0)
+					if v != 0 {
+						d.indexPulse(now, n)
+					}
+				case floppy.Step:
+					// A step is a pulse: recorded as an edge up and down.
+					rec.Set(now, STEP, true)
+					rec.Set(now, STEP, false)
+				}
+			})
+		}
 	}
 	onIO := b.OnIO
 	b.OnIO = func(t uint64, port uint16, v uint8, out bool) {

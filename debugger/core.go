@@ -79,6 +79,8 @@ const (
 	stepBusFree
 	stepOver
 	stepOut
+	stepFloppy
+	stepIndex
 )
 
 // Debugger is the debugger core: run control, breakpoints, history and the
@@ -330,6 +332,18 @@ func FormatDuration(t sched.Time) string {
 	return fmt.Sprintf("%.3f s", float64(t)/float64(sched.Second))
 }
 
+func (d *Debugger) floppyCommand(now sched.Time) {
+	if d.mode == stepFloppy {
+		d.halt(&Stop{Why: "floppy", T: now, PC: d.curPC, Text: "WD1772 command started (BUSY) by the instruction at " + d.Syms.Label(d.curPC)})
+	}
+}
+
+func (d *Debugger) indexPulse(now sched.Time, drive int) {
+	if d.mode == stepIndex {
+		d.halt(&Stop{Why: "index", T: now, PC: d.curPC, Text: fmt.Sprintf("index pulse of floppy drive %d", drive)})
+	}
+}
+
 func (d *Debugger) transfer(now sched.Time, p scsi.Phase, b uint8) {
 	if d.mode == stepByte {
 		d.halt(&Stop{Why: "byte", T: now, PC: d.curPC, Text: fmt.Sprintf("%s byte %02Xh", p, b)})
@@ -497,6 +511,12 @@ func (d *Debugger) StepCommand() (*Stop, error) { return d.runMode(stepCommand) 
 
 // StepBusFree runs to the next bus free.
 func (d *Debugger) StepBusFree() (*Stop, error) { return d.runMode(stepBusFree) }
+
+// StepFloppyCommand runs to the start of the next WD1772 command.
+func (d *Debugger) StepFloppyCommand() (*Stop, error) { return d.runMode(stepFloppy) }
+
+// StepIndex runs to the next index pulse of a floppy drive.
+func (d *Debugger) StepIndex() (*Stop, error) { return d.runMode(stepIndex) }
 
 // History returns the last n executed instructions, oldest first.
 func (d *Debugger) History(n int) []HistEntry {

@@ -43,6 +43,7 @@ const Help = `run control:
   finish                      run until the current routine returns
   edge | byte | phase | command | busfree
                               run to the next SCSI bus edge, byte, phase, command, bus free
+  fdcmd | index               run to the next WD1772 command, floppy index pulse
 breakpoints:
   b | break ADDR [if EXPR]    execute breakpoint; EXPR in assembler syntax with registers, symbols, PEEK(addr)
   watch FROM [TO]             stop when a byte in FROM..TO changes
@@ -129,6 +130,10 @@ func (x *Text) Exec(line string) error {
 		return x.step(d.StepCommand)
 	case "busfree":
 		return x.step(d.StepBusFree)
+	case "fdcmd":
+		return x.step(d.StepFloppyCommand)
+	case "index":
+		return x.step(d.StepIndex)
 	case "b", "break", "bp":
 		return x.breakCmd(args)
 	case "watch":
