@@ -1,6 +1,7 @@
 package acb4000
 
 import (
+	"os"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -27,6 +28,12 @@ func FuzzCDB(f *testing.F) {
 		{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff},
 	} {
 		f.Add(seed, []byte{0, 0, 0, 8, 0, 0xa, 0, 0, 0, 0, 2, 0})
+	}
+	// Each input builds a fresh image, which the image layer fsyncs: on a
+	// RAM file system that costs 0.2 ms a rig instead of about 14 ms on
+	// disk, so the fuzzer keeps thousands of inputs a second.
+	if st, err := os.Stat("/dev/shm"); err == nil && st.IsDir() {
+		f.Setenv("TMPDIR", "/dev/shm")
 	}
 	f.Fuzz(func(t *testing.T, cdb, out []byte) {
 		if len(cdb) == 0 {

@@ -1,6 +1,7 @@
 package mcd403
 
 import (
+	"os"
 	"testing"
 
 	"github.com/lbplus/lbplus/sched"
@@ -16,12 +17,24 @@ func FuzzCDB(f *testing.F) {
 	} {
 		f.Add(seed)
 	}
+	// Each input builds a fresh image, which the image layer fsyncs: on a
+	// RAM file system that costs 0.2 ms a rig instead of about 14 ms on
+	// disk, so the fuzzer keeps thousands of inputs a second.
+	if st, err := os.Stat("/dev/shm"); err == nil && st.IsDir() {
+		f.Setenv("TMPDIR", "/dev/shm")
+	}
 	p := DefaultParams()
 	f.Fuzz(func(t *testing.T, cdb []byte) {
 		if len(cdb) == 0 || len(cdb) < scsi.CDBLen(cdb[0]) {
 			return
 		}
-		cdb = cdb[:scsi.CDBLen(cdb[0])]
+		cdb = append([]byte(nil), cdb[:scsi.CDBLen(cdb[0])]...)
+		if cdb[0] == OpRead || cdb[0] == OpWrite {
+			// One or two blocks: the initiator pads DATA OUT and a count of
+			// 0 means 256 blocks (2 MB, seconds of handshakes), which would
+			// hold the fuzzer at a few inputs a second.
+			cdb[4] = cdb[4]&1 + 1
+		}
 		r := newRig(t, rigOpts{interleave: 2, params: &p})
 		out := make([]byte, 2*8192)
 		for i := range out {
