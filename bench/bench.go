@@ -57,10 +57,12 @@ package bench
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
 	"github.com/lbplus/lbplus/devices/acb4000"
+	"github.com/lbplus/lbplus/devices/image"
 	"github.com/lbplus/lbplus/devices/mcd403"
 	"github.com/lbplus/lbplus/emu"
 	"github.com/lbplus/lbplus/roms/backup"
@@ -112,7 +114,19 @@ type Options struct {
 	// Disk and Tape override the device parameters (nil = defaults).
 	Disk *acb4000.Params
 	Tape *mcd403.Params
+	// SaveAt, if not zero, saves the machine's state at the first
+	// instruction boundary at or after this simulated time, into the
+	// directory SaveTo with copies of the images as they are then
+	// (docs/STATE.md); the run goes on.
+	SaveAt sched.Time
+	SaveTo string
+	// LoadFrom, if set, is a directory SaveTo filled: the run continues
+	// from its state on its images instead of starting afresh.
+	LoadFrom string
 }
+
+// StateFile is the name of the state file in Options.SaveTo.
+const StateFile = "machine.state"
 
 // Result is what one run measured.
 type Result struct {
@@ -128,6 +142,7 @@ type Result struct {
 	Failed           string     // non-empty when BACKUP reported a failure or timed out
 	BoardTime        sched.Time // simulated time from reset to the end of the run
 	TStates          uint64     // CPU T-states executed
+	TraceHash        uint64     // the machine's trace hash at the end (emu.Board.TraceHash)
 	Program          BackupResults
 	Buffer           []byte // BACKUP's buffer at the end: the last pass's data
 }
@@ -185,12 +200,18 @@ func Run(s Setup, o Options) (Result, error) {
 		return res, err
 	}
 	defer os.RemoveAll(runDir)
-	base := filepath.Join(runDir, fmt.Sprintf("%s-hd%d", safeName(s.Name), s.DiskInterleave))
+	imgDir := runDir
+	if o.LoadFrom != "" {
+		imgDir = o.LoadFrom
+	}
+	base := filepath.Join(imgDir, fmt.Sprintf("%s-hd%d", safeName(s.Name), s.DiskInterleave))
 	diskPath := base + ".img"
-	if err := acb4000.Create(diskPath, acb4000.ST125, true, s.DiskInterleave); err != nil {
+	if o.LoadFrom != "" {
+		// The images are the ones saved with the state.
+	} else if err := acb4000.Create(diskPath, acb4000.ST125, true, s.DiskInterleave); err != nil {
 		return res, err
 	}
-	if o.DiskPattern {
+	if o.DiskPattern && o.LoadFrom == "" {
 		if err := writePattern(diskPath, int(p.StartLBA), p.Passes*p.BufSectors); err != nil {
 			return res, err
 		}
@@ -205,8 +226,10 @@ func Run(s Setup, o Options) (Result, error) {
 	cfg.SCSI = []scsidev.Spec{{ID: DiskID, Type: "acb4000", Images: []string{diskPath}, Params: o.Disk}}
 	if p.TapeID != backup.NoTape {
 		tapePath := base + ".tape"
-		if err := mcd403.Create(tapePath, s.TapeInterleave); err != nil {
-			return res, err
+		if o.LoadFrom == "" {
+			if err := mcd403.Create(tapePath, s.TapeInterleave); err != nil {
+				return res, err
+			}
 		}
 		cfg.SCSI = append(cfg.SCSI, scsidev.Spec{ID: TapeID, Type: "mcd403", Images: []string{tapePath}, Params: o.Tape})
 	}
@@ -224,7 +247,14 @@ func Run(s Setup, o Options) (Result, error) {
 	if o.OnBus != nil {
 		o.OnBus(b.SCSIBus())
 	}
-	prog.Write("params", p.Encode())
+	if o.LoadFrom != "" {
+		if err := loadState(b, filepath.Join(o.LoadFrom, StateFile)); err != nil {
+			return res, err
+		}
+	} else {
+		prog.Write("params", p.Encode())
+	}
+	saveAt := o.SaveAt
 
 	if o.OnStart != nil {
 		o.OnStart(b)
@@ -234,9 +264,18 @@ func Run(s Setup, o Options) (Result, error) {
 	if limit == 0 {
 		limit = sched.Time(total/1000+120) * sched.Second
 	}
-	end := b.Now() + limit
+	end := limit // from power-on, also when continuing from a saved state
 	for !prog.Finished() && b.Now() < end {
 		step := min(sched.Second, end-b.Now())
+		if saveAt > b.Now() {
+			step = min(step, saveAt-b.Now())
+		} else if saveAt > 0 {
+			if err := saveState(b, o.SaveTo, cfg); err != nil {
+				return res, err
+			}
+			saveAt = 0
+			continue
+		}
 		if _, err := b.RunUntil(prog.Finished, step); err != nil {
 			res.Failed = err.Error()
 			res.Hung = errors.Is(err, emu.ErrHung)
@@ -248,6 +287,7 @@ func Run(s Setup, o Options) (Result, error) {
 	}
 	res.BoardTime = b.Now()
 	res.TStates = b.CPU().T()
+	res.TraceHash = b.TraceHash()
 	if o.Console != nil && res.Failed == "" {
 		// Let the report reach the console: the program halts after it.
 		b.RunUntil(b.CPU().Halted, 5*sched.Second)
@@ -349,4 +389,56 @@ func safeName(s string) string {
 		return "run"
 	}
 	return string(out)
+}
+
+// saveState writes the machine's state into dir with copies of its images
+// as they are now.
+func saveState(b *emu.Board, dir string, cfg emu.Config) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, spec := range cfg.SCSI {
+		for _, p := range spec.Images {
+			for _, f := range []string{p, image.SidecarPath(p)} {
+				if err := copyFile(f, filepath.Join(dir, filepath.Base(f))); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	f, err := os.Create(filepath.Join(dir, StateFile))
+	if err != nil {
+		return err
+	}
+	if err := b.SaveState(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func loadState(b *emu.Board, path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return b.LoadState(f, path)
+}
+
+func copyFile(from, to string) error {
+	in, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.Create(to)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
 }

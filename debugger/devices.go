@@ -51,7 +51,7 @@ func (p acbPanel) Lines() []string {
 	st := p.c.State()
 	var out []string
 	for lun, d := range st.Drives {
-		if d != nil {
+		if d.Present {
 			out = append(out, fmt.Sprintf("LUN %d: cylinder %d head %d, sector slot %d under the head", lun, d.Cyl, d.Head, d.Slot))
 		}
 	}

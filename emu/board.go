@@ -117,7 +117,10 @@ type Board struct {
 	// debuggers and tests.
 	OnIO func(t uint64, port uint16, v uint8, out bool)
 
+	obs observers
+
 	limit   uint64 // current CPU run limit (T-states)
+	running bool   // inside run or Step: the state is not at an instruction boundary
 	stop    bool
 	err     error
 	hash    uint64
@@ -282,18 +285,50 @@ func (b *Board) mapMemory() {
 			o := p * 256 % len(b.rom) // a small ROM repeats through the window
 			b.rpage[p] = (*[256]byte)(b.rom[o : o+256])
 		}
+		if len(b.obs.mem) != 0 { // every access through Fetch/Read/Write
+			b.rpage[p], b.wpage[p] = nil, nil
+		}
 	}
 }
 
+// mem returns the byte at addr as the CPU reads it (ROM overlay included)
+// whatever the page tables say.
+func (b *Board) mem(addr uint16) uint8 {
+	if b.romOn && int(addr) < romWindow {
+		return b.rom[int(addr)%len(b.rom)]
+	}
+	return b.ram[addr]
+}
+
+// Peek returns the byte the CPU would read at addr, without a bus cycle.
+func (b *Board) Peek(addr uint16) uint8 { return b.mem(addr) }
+
 // Fetch, Read and Write are the memory cycles (z80host.Bus). The CPU uses
 // the pages directly; these serve the cases it does not.
-func (b *Board) Fetch(addr uint16, t uint64) uint8 { return b.rpage[addr>>8][addr&0xFF] }
+func (b *Board) Fetch(addr uint16, t uint64) uint8 {
+	v := b.mem(addr)
+	if len(b.obs.mem) != 0 {
+		b.notifyMem(t, addr, v, MemFetch)
+	}
+	return v
+}
 
 // Read is a memory read cycle.
-func (b *Board) Read(addr uint16, t uint64) uint8 { return b.rpage[addr>>8][addr&0xFF] }
+func (b *Board) Read(addr uint16, t uint64) uint8 {
+	v := b.mem(addr)
+	if len(b.obs.mem) != 0 {
+		b.notifyMem(t, addr, v, MemRead)
+	}
+	return v
+}
 
 // Write is a memory write cycle: always to RAM, also beneath the ROM.
-func (b *Board) Write(addr uint16, v uint8, t uint64) { b.ram[addr] = v }
+func (b *Board) Write(addr uint16, v uint8, t uint64) {
+	b.ram[addr] = v
+	if len(b.obs.mem) != 0 {
+		b.notifyMem(t, addr, v, MemWrite)
+	}
+}
 
 func (b *Board) onEarlier(at sched.Time) {
 	lim := ceilT(at)
@@ -346,14 +381,18 @@ func (b *Board) Step() (int, error) {
 	if b.err != nil {
 		return 0, b.err
 	}
+	b.running = true
 	b.limit = b.cpu.T() + 1
 	n := b.cpu.Step()
 	b.s.Advance(b.Now())
+	b.running = false
 	return n, b.err
 }
 
 func (b *Board) run(cond func() bool, end sched.Time) (bool, error) {
 	b.stop = false
+	b.running = true
+	defer func() { b.running = false }()
 	endT := ceilT(end)
 	for {
 		if b.err != nil {

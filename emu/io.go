@@ -80,6 +80,9 @@ func (b *Board) In(port uint16, t uint64) (uint8, int) {
 	if b.OnIO != nil {
 		b.OnIO(t, port, v, false)
 	}
+	if len(b.obs.io) != 0 {
+		b.notifyIO(t, port, v, false)
+	}
 	return v, waits
 }
 
@@ -117,6 +120,9 @@ func (b *Board) Out(port uint16, v uint8, t uint64) int {
 	b.mix(1<<63 | uint64(t)<<24 | uint64(port)<<8 | uint64(v))
 	if b.OnIO != nil {
 		b.OnIO(t, port, v, true)
+	}
+	if len(b.obs.io) != 0 {
+		b.notifyIO(t, port, v, true)
 	}
 	return waits
 }

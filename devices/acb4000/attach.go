@@ -32,7 +32,9 @@ func attach(bus *scsi.Bus, s scsidev.Spec) (scsidev.Device, error) {
 		}
 	}
 	ctl := New(p, disks[0], disks[1])
-	scsi.NewTarget(bus, s.ID, "acb4000", ctl, ctl.Timing())
+	// The ID in the name keeps event names unique with several
+	// controllers on the bus (save states find events by name).
+	ctl.bind(scsi.NewTarget(bus, s.ID, fmt.Sprintf("acb4000 %d", s.ID), ctl, ctl.Timing()))
 	return ctl, nil
 }
 

@@ -1,10 +1,13 @@
 package acb4000
 
 import (
+	"bytes"
+	"encoding/gob"
 	"fmt"
 	"slices"
 
 	"github.com/lbplus/lbplus/sched"
+	"github.com/lbplus/lbplus/scsi"
 )
 
 type sectorObserver struct {
@@ -62,6 +65,7 @@ type TransferState struct {
 // it. Slot is the physical slot under the head when State was taken, for
 // display only.
 type DriveState struct {
+	Present   bool // a drive on this LUN
 	Cyl, Head int
 	ReadyAt   sched.Time // heads on track and settled
 	Mode      [modeLength]byte
@@ -91,7 +95,7 @@ type State struct {
 	InThen       uint8
 	FormatIL     int
 	FormatFill   byte
-	Drives       [maxLUNs]*DriveState
+	Drives       [maxLUNs]DriveState
 	Stats        Stats
 	Bound        bool // attached to a target (events set up)
 	PendingEvent []string
@@ -115,7 +119,7 @@ func (c *Controller) State() State {
 		if d == nil {
 			continue
 		}
-		ds := &DriveState{Cyl: d.cyl, Head: d.head, ReadyAt: d.readyAt, Mode: d.mode, Stepped: d.seek.stepped}
+		ds := DriveState{Present: true, Cyl: d.cyl, Head: d.head, ReadyAt: d.readyAt, Mode: d.mode, Stepped: d.seek.stepped}
 		if c.s != nil {
 			ds.Slot, _ = d.spin.angle(c.s.Now())
 		}
@@ -146,8 +150,8 @@ func (c *Controller) SetState(st State) error {
 		return fmt.Errorf("acb4000: restoring a controller that is not attached to its target")
 	}
 	for i, d := range c.drives {
-		if (d == nil) != (st.Drives[i] == nil) {
-			return fmt.Errorf("acb4000: LUN %d: saved with a drive %v, restored with one %v", i, st.Drives[i] != nil, d != nil)
+		if (d != nil) != st.Drives[i].Present {
+			return fmt.Errorf("acb4000: LUN %d: saved with a drive %v, restored with one %v", i, st.Drives[i].Present, d != nil)
 		}
 	}
 	if x := st.Transfer; x != nil && (x.LUN < 0 || x.LUN >= maxLUNs || c.drives[x.LUN] == nil) {
@@ -178,3 +182,45 @@ func (c *Controller) SetState(st State) error {
 	c.Stats = st.Stats
 	return nil
 }
+
+// saved is what SaveState encodes: the controller and its target engine.
+type saved struct {
+	Controller State
+	Target     scsi.TargetState
+}
+
+// SaveState implements scsidev.Saver (gob: the controller's State and the
+// target engine's).
+func (c *Controller) SaveState() ([]byte, error) {
+	if c.t == nil {
+		return nil, fmt.Errorf("acb4000: not attached to a target")
+	}
+	ts, err := c.t.State()
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(saved{c.State(), ts}); err != nil {
+		return nil, fmt.Errorf("acb4000: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// LoadState implements scsidev.Saver.
+func (c *Controller) LoadState(data []byte) error {
+	var sv saved
+	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&sv); err != nil {
+		return fmt.Errorf("acb4000: saved state: %w", err)
+	}
+	if c.t == nil {
+		return fmt.Errorf("acb4000: not attached to a target")
+	}
+	if err := c.SetState(sv.Controller); err != nil {
+		return err
+	}
+	return c.t.SetState(sv.Target)
+}
+
+// Target returns the target engine the controller serves (nil before it
+// is attached), for statistics and the debugger.
+func (c *Controller) Target() *scsi.Target { return c.t }

@@ -66,3 +66,12 @@ func ParamsOf[P any](s Spec, def P) (P, error) {
 	}
 	return def, fmt.Errorf("SCSI ID %d (%s): parameters of type %T, want %T", s.ID, s.Type, s.Params, def)
 }
+
+// Saver is a Device whose complete state, its target engine's included,
+// can be saved and restored (machine save states, docs/STATE.md). The
+// bytes are the device's own encoding; the device restored is attached
+// from the same Spec.
+type Saver interface {
+	SaveState() ([]byte, error)
+	LoadState(data []byte) error
+}

@@ -1,0 +1,182 @@
+package bench
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/lbplus/lbplus/emu"
+	"github.com/lbplus/lbplus/sched"
+	"github.com/lbplus/lbplus/scsi"
+)
+
+// stateRow is the row the pause and save-state tests run: the story's
+// best, which streams the tape and has every SCSI path busy.
+const stateRow = "burst-hd3-8Kx1-tape3"
+
+// statePasses keeps the runs short: 8 KB a pass, enough passes for the
+// steady rate (SteadyMinPasses) and several tape repositions.
+const statePasses = 8
+
+// repositionRow is the row whose tape stops and backs up for every block.
+const repositionRow = "bios-baseline"
+
+func stateSetup(t *testing.T) Setup { return rowSetup(t, stateRow) }
+
+func rowSetup(t *testing.T, id string) Setup {
+	row, err := FindRow(id, statePasses)
+	require.NoError(t, err)
+	return row.Setup
+}
+
+// comparable drops what differs by construction between two runs of the
+// same setup (nothing, today: every field must match).
+func sameRun(t *testing.T, want, got Result) {
+	t.Helper()
+	assert.Equal(t, want.BytesPerSec, got.BytesPerSec, "B/s")
+	assert.Equal(t, want.Repositions, got.Repositions, "repositions")
+	assert.Equal(t, want.TraceHash, got.TraceHash, "trace hash")
+	assert.Equal(t, want.TStates, got.TStates, "T-states")
+	assert.Equal(t, want, got, "every result")
+}
+
+// TestPauseAtDataInAndResumeChangesNothing pauses the machine from a bus
+// observer at every DATA IN phase (the first one of every READ among
+// them), resumes at once, and requires the run to be identical to one
+// never paused; an observer counting REQ and ACK edges meanwhile counts
+// exactly the bytes the targets moved.
+func TestPauseAtDataInAndResumeChangesNothing(t *testing.T) {
+	s := stateSetup(t)
+	want, err := Run(s, Options{Dir: scratch(t)})
+	require.NoError(t, err)
+	require.Empty(t, want.Failed)
+
+	var targets []*scsi.Target
+	pauses, reqs, acks := 0, 0, 0
+	var prev scsi.Line
+	got, err := Run(s, Options{Dir: scratch(t), OnStart: func(b *emu.Board) {
+		for _, id := range []int{DiskID, TapeID} {
+			targets = append(targets, b.SCSIDevice(id).(interface{ Target() *scsi.Target }).Target())
+		}
+		b.SCSIBus().Observe(func(_ sched.Time, l scsi.Line, _ uint8) {
+			rise := l &^ prev
+			if scsi.PhaseOf(l) == scsi.DataIn && scsi.PhaseOf(prev) != scsi.DataIn {
+				pauses++
+				b.Stop()
+			}
+			if rise&scsi.REQ != 0 {
+				reqs++
+			}
+			if rise&scsi.ACK != 0 {
+				acks++
+			}
+			prev = l
+		})
+	}})
+	require.NoError(t, err)
+	sameRun(t, want, got)
+	assert.Equal(t, statePasses, pauses, "a DATA IN phase per disk READ")
+
+	var moved uint64
+	for _, tgt := range targets {
+		moved += tgt.Stats.BytesIn + tgt.Stats.BytesOut
+	}
+	assert.Greater(t, moved, uint64(2*statePasses*8192))
+	assert.Equal(t, moved, uint64(reqs), "one REQ per byte")
+	assert.Equal(t, moved, uint64(acks), "one ACK per byte")
+}
+
+// TestSaveStateRestoreInNewProcess saves the machine at random times in
+// the middle of the row, restores each state in a new process (this test
+// binary again, running TestRestoreChild) and finishes there: the same
+// B/s, repositions, trace hash and every other result as the uninterrupted
+// run. The saving run itself goes on after the save and must not change
+// either. LBPLUS_STATE_SEED picks other times.
+func TestSaveStateRestoreInNewProcess(t *testing.T) {
+	for _, id := range []string{stateRow, repositionRow} {
+		t.Run(id, func(t *testing.T) { saveRestore(t, id) })
+	}
+}
+
+func saveRestore(t *testing.T, id string) {
+	s := rowSetup(t, id)
+	want, err := Run(s, Options{Dir: scratch(t)})
+	require.NoError(t, err)
+	require.Empty(t, want.Failed)
+	if id == repositionRow {
+		require.Greater(t, want.Repositions, 0)
+	}
+
+	seed := uint64(1990)
+	if v, err := strconv.ParseUint(os.Getenv("LBPLUS_STATE_SEED"), 10, 64); err == nil {
+		seed = v
+	}
+	rng := rand.New(rand.NewPCG(seed, 0))
+	times := 3
+	if testing.Short() {
+		times = 1
+	}
+	for i := range times {
+		// Anywhere between 10% and 90% of the row: tape streaming or
+		// repositioning, disk transfers, the program between commands.
+		at := sched.Time(float64(want.BoardTime) * (0.1 + 0.8*rng.Float64()))
+		dir := filepath.Join(scratch(t), "saved")
+		saver, err := Run(s, Options{Dir: scratch(t), SaveAt: at, SaveTo: dir})
+		require.NoError(t, err)
+		sameRun(t, want, saver)
+
+		cmd := exec.Command(os.Args[0], "-test.run=^TestRestoreChild$", "-test.v")
+		cmd.Env = append(os.Environ(), "LBPLUS_RESTORE_DIR="+dir, "LBPLUS_RESTORE_ROW="+id)
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "restore %d at %v:\n%s", i, at, out)
+		data, err := os.ReadFile(filepath.Join(dir, "result.json"))
+		require.NoError(t, err, "%s", out)
+		var got Result
+		require.NoError(t, json.Unmarshal(data, &got))
+		t.Logf("saved at %v (seed %d), restored in pid %d: %.1f B/s, %d repositions, trace hash %016x",
+			at, seed, cmd.ProcessState.Pid(), got.BytesPerSec, got.Repositions, got.TraceHash)
+		sameRun(t, want, got)
+	}
+}
+
+// TestRestoreChild is the new process of TestSaveStateRestoreInNewProcess:
+// it runs only when LBPLUS_RESTORE_DIR names a saved state.
+func TestRestoreChild(t *testing.T) {
+	dir := os.Getenv("LBPLUS_RESTORE_DIR")
+	if dir == "" {
+		t.Skip("run by TestSaveStateRestoreInNewProcess")
+	}
+	r, err := Run(rowSetup(t, os.Getenv("LBPLUS_RESTORE_ROW")), Options{Dir: scratch(t), LoadFrom: dir})
+	require.NoError(t, err)
+	data, err := json.Marshal(r)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "result.json"), data, 0o644))
+}
+
+// TestLoadStateRefusesAChangedImage: a state loaded against an image that
+// changed since the save is one clear error, not a run on other data.
+func TestLoadStateRefusesAChangedImage(t *testing.T) {
+	s := stateSetup(t)
+	dir := filepath.Join(scratch(t), "saved")
+	_, err := Run(s, Options{Dir: scratch(t), SaveAt: 200 * sched.Millisecond, SaveTo: dir})
+	require.NoError(t, err)
+	imgs, err := filepath.Glob(filepath.Join(dir, "*.img"))
+	require.NoError(t, err)
+	require.Len(t, imgs, 1)
+	f, err := os.OpenFile(imgs[0], os.O_WRONLY, 0)
+	require.NoError(t, err)
+	_, err = f.WriteAt([]byte{0xFF}, 12345)
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+	_, err = Run(s, Options{Dir: scratch(t), LoadFrom: dir})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "has changed since the state was saved")
+	assert.Contains(t, err.Error(), filepath.Base(imgs[0]))
+}

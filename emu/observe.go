@@ -1,0 +1,109 @@
+package emu
+
+import "slices"
+
+// MemAccess is the kind of a memory cycle an observer sees.
+type MemAccess uint8
+
+// Memory cycle kinds.
+const (
+	MemFetch MemAccess = iota // M1 opcode fetch
+	MemRead
+	MemWrite
+)
+
+// The machine's observers: any number of each kind, removed by the
+// function Observe* returns. With none of a kind attached the board pays
+// one length check (I/O, instruction boundaries) or nothing at all
+// (memory: the CPU reads and writes RAM through its page tables, which
+// memory observers switch off while attached). Observers of the chips and
+// the bus are on the chips: Sched().Observe, SCSIBus().Observe,
+// NCR5380().Observe, the devices' own. An observer may call Stop to pause
+// the machine (docs/STATE.md) but must not access devices through their
+// registers (use Peek and State: looking is free).
+type observers struct {
+	nextID int
+	io     []ioObserver
+	mem    []memObserver
+	instr  []instrObserver
+}
+
+type ioObserver struct {
+	id int
+	fn func(t uint64, port uint16, v uint8, out bool)
+}
+
+type memObserver struct {
+	id int
+	fn func(t uint64, addr uint16, v uint8, kind MemAccess)
+}
+
+type instrObserver struct {
+	id int
+	fn func(pc uint16, t uint64)
+}
+
+func (o *observers) id() int { o.nextID++; return o.nextID }
+
+// ObserveIO adds fn to the I/O observers: every IN and OUT after the device
+// handled it, with the T-state the I/O cycle starts (interrupt acknowledges
+// are not I/O cycles here).
+func (b *Board) ObserveIO(fn func(t uint64, port uint16, v uint8, out bool)) (remove func()) {
+	id := b.obs.id()
+	b.obs.io = append(b.obs.io, ioObserver{id, fn})
+	return func() {
+		b.obs.io = slices.DeleteFunc(b.obs.io, func(x ioObserver) bool { return x.id == id })
+	}
+}
+
+func (b *Board) notifyIO(t uint64, port uint16, v uint8, out bool) {
+	for _, o := range b.obs.io {
+		o.fn(t, port, v, out)
+	}
+}
+
+// ObserveMemory adds fn to the memory observers: every fetch, read and
+// write, with the T-state its machine cycle starts. While any is attached
+// the CPU takes the slow path through the board for every access.
+func (b *Board) ObserveMemory(fn func(t uint64, addr uint16, v uint8, kind MemAccess)) (remove func()) {
+	id := b.obs.id()
+	b.obs.mem = append(b.obs.mem, memObserver{id, fn})
+	b.mapMemory()
+	return func() {
+		b.obs.mem = slices.DeleteFunc(b.obs.mem, func(x memObserver) bool { return x.id == id })
+		b.mapMemory()
+	}
+}
+
+func (b *Board) notifyMem(t uint64, addr uint16, v uint8, kind MemAccess) {
+	for _, o := range b.obs.mem {
+		o.fn(t, addr, v, kind)
+	}
+}
+
+// ObserveInstructions adds fn to the instruction-boundary observers: fn
+// sees the PC and T-state before each instruction (or interrupt
+// acknowledge) the CPU starts. It uses the CPU's Hook, which must not be
+// set by anyone else meanwhile.
+func (b *Board) ObserveInstructions(fn func(pc uint16, t uint64)) (remove func()) {
+	id := b.obs.id()
+	b.obs.instr = append(b.obs.instr, instrObserver{id, fn})
+	b.cpu.Hook = instrHook{b}
+	return func() {
+		b.obs.instr = slices.DeleteFunc(b.obs.instr, func(x instrObserver) bool { return x.id == id })
+		if len(b.obs.instr) == 0 {
+			b.cpu.Hook = nil
+		}
+	}
+}
+
+// instrHook fans the CPU's one hook out to the instruction observers. An
+// observer that calls Stop pauses the machine before the instruction.
+type instrHook struct{ b *Board }
+
+func (h instrHook) BeforeInstruction(pc uint16, t uint64) bool {
+	for _, o := range h.b.obs.instr {
+		o.fn(pc, t)
+	}
+	return h.b.stop
+}
