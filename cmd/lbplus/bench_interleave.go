@@ -229,10 +229,6 @@ func benchInterleave(o interleaveOpts, each func(interleaveRow)) ([]interleaveRo
 	default:
 		return nil, fmt.Errorf("--mode %q: burst or byte", o.mode)
 	}
-	prog, err := diskbench.Build()
-	if err != nil {
-		return nil, err
-	}
 	cases := interleaveCases(o)
 	for _, c := range cases { // reject bad input before the long work
 		secs, reads, err := parseTransfer(c.transfer)
@@ -280,7 +276,7 @@ func benchInterleave(o interleaveOpts, each func(interleaveRow)) ([]interleaveRo
 			done++
 			q := dp
 			q.IndexPhase = rev * sched.Time(j) / sched.Time(o.samples)
-			res, err := diskbench.Run(prog, d, q, p, o.waitOnDRQ)
+			res, err := bench.RunDisk(d, q, p, o.waitOnDRQ)
 			if err != nil {
 				return nil, err
 			}

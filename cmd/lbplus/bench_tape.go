@@ -14,7 +14,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lbplus/lbplus/bench"
-	"github.com/lbplus/lbplus/roms/tapebench"
 	"github.com/lbplus/lbplus/sched"
 )
 
@@ -58,11 +57,11 @@ Examples:
 					return fmt.Errorf("--delay %d: give 0 to %d ms", d, maxTapeDelayMS)
 				}
 			}
-			var setups []tapebench.Setup
+			var setups []bench.TapeSetup
 			for _, k := range ks {
 				for _, b := range bs {
 					for _, d := range ds {
-						s := tapebench.Setup{Interleave: k, Burst: b, Read: read, Blocks: blocks,
+						s := bench.TapeSetup{Interleave: k, Burst: b, Read: read, Blocks: blocks,
 							Delay: sched.Time(d) * sched.Millisecond}
 						if err := s.Validate(); err != nil { // all of them before the first long run
 							return err
@@ -91,10 +90,10 @@ Examples:
 				trace = bw
 			}
 			bar := newProgress(cmd.ErrOrStderr())
-			var out []tapebench.Result
+			var out []bench.TapeResult
 			for i, s := range setups {
 				bar.show(fmt.Sprintf("%d/%d %d:1 burst %d", i+1, len(setups), s.Interleave, s.Burst), int64(i), int64(len(setups)))
-				r, err := tapebench.Run(s, tapebench.Options{Dir: dir, Trace: trace, WaitOnDRQ: waitDRQ})
+				r, err := bench.RunTape(s, bench.TapeOptions{Dir: dir, Trace: trace, WaitOnDRQ: waitDRQ})
 				if err != nil {
 					bar.done()
 					return err
@@ -148,7 +147,7 @@ func intList(flag, s string) ([]int, error) {
 	return out, nil
 }
 
-func tapeTable(w io.Writer, rs []tapebench.Result) error {
+func tapeTable(w io.Writer, rs []bench.TapeResult) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "interleave\tburst\tdelay ms\top\tbytes/s\trepositions\thung\t")
 	for _, r := range rs {

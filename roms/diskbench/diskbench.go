@@ -1,8 +1,9 @@
 // Package diskbench holds DISKBENCH, the Z80 program that replays the
-// story's interleave measurement (seed 000, REFERENCE.md 8 row 5: time to
-// move 8192 bytes from disk to memory as 4K x2 or 8K x1 READs), and the
-// harness that runs it on a fresh emulated board with an ACB-4000 and an
-// ST-125 image formatted at a chosen interleave.
+// story's interleave measurement (seed 000, docs/HARDWARE.md 8 row 5: time
+// to move 8192 bytes from disk to memory as 4K x2 or 8K x1 READs), and its
+// parameter block. The harness that runs it on a fresh machine with an
+// ACB-4000 and an ST-125 image formatted at a chosen interleave is
+// bench.RunDisk.
 //
 // The time is taken two ways: by the program itself with the CTC (64 us
 // units, as a program on the real machine could; a stamp after every READ)
@@ -10,11 +11,11 @@
 //
 // The story's figure is the steady state of a bulk transfer: its owner's
 // backup read sequential 8 KB chunks and he watched them on a scope. So
-// the default measurement (Result.Steady) runs several chunks, each READ
+// the default measurement (bench.DiskResult.Steady) runs several chunks, each READ
 // continuing at the next block, and takes the mean time per chunk after
 // the first, whose rotational latency is random; from then on the READs
 // are locked to the rotation and the figure does not depend on the spindle
-// angle at the start. Result.Scope (first selection to last bus free) is
+// angle at the start. DiskResult.Scope (first selection to last bus free) is
 // the isolated measurement of one transfer from a random angle.
 //
 // Nothing here knows the story's figures except Story, which only feeds
@@ -23,8 +24,8 @@
 // Known inaccuracies / assumptions:
 //   - The program is placed in RAM directly (no CP/M) and boots through a
 //     three-instruction stub ROM, as the bench harness does [A].
-//   - The isolated measurement samples an unknown rotational phase; Run
-//     takes the spindle phase at power-on as an input (acb4000
+//   - The isolated measurement samples an unknown rotational phase; the
+//     harness takes the spindle phase at power-on as an input (acb4000
 //     Params.IndexPhase) so a report can average over it [A].
 //   - A steady run that crosses a cylinder (68 blocks on the ST-125) pays
 //     a seek; the harness's default of four chunks from block 0 stays on
@@ -35,6 +36,7 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
+	"sync"
 
 	"github.com/lbplus/lbplus/asm"
 	"github.com/lbplus/lbplus/roms/scsilib"
@@ -46,40 +48,28 @@ var files embed.FS
 // Sources is every file the program needs, for asm.Assemble.
 func Sources() fs.FS { return asm.UnionFS(files, scsilib.FS) }
 
-// Program is the assembled DISKBENCH.
-type Program struct {
-	Org     uint16
-	Bytes   []byte
-	Params  uint16
-	Results uint16
-	// Stamps is the table of CTC counts taken at the end of each READ
-	// (MaxReads entries of 4 bytes, low byte first).
-	Stamps uint16
-}
+// Build assembles DISKBENCH with lbplus/asm, once per process; callers
+// share the result and must not modify it. Harnesses reach the program
+// through its symbols (bench.RAMProgram).
+func Build() (*asm.Result, error) { return build() }
 
-// Build assembles DISKBENCH with lbplus/asm.
-func Build() (*Program, error) {
+var build = sync.OnceValues(func() (*asm.Result, error) {
 	r, err := asm.Assemble(Sources(), "diskbench.asm", asm.Options{})
 	if err != nil {
 		return nil, fmt.Errorf("diskbench.asm: %w", err)
 	}
-	p := &Program{Org: r.Org, Bytes: r.Bytes, Params: uint16(r.Symbols["params"]), Results: uint16(r.Symbols["results"]),
-		Stamps: uint16(r.Symbols["r_tab"])}
-	if st := r.Symbols["stack"]; st > BufferAddr {
-		return nil, fmt.Errorf("diskbench.asm: program ends at %04Xh, inside its buffer at %04Xh", st, BufferAddr)
+	if st, buf := r.Symbols["stack"], r.Symbols["BUF"]; st > buf {
+		return nil, fmt.Errorf("diskbench.asm: program ends at %04Xh, inside its buffer at %04Xh", st, buf)
 	}
-	return p, nil
-}
+	return r, nil
+})
 
-// Layout constants shared with diskbench.asm.
+// Limits and sizes of diskbench.asm's parameter block and buffer.
 const (
-	BufferAddr  = 0x4000
-	MaxBlocks   = 64 // 32 KB buffer: the largest READ
-	MaxReads    = 64 // entries in the stamp table
-	ParamsSize  = 10
-	ResultsSize = 8
-	TickUS      = 64 // CTC unit, us
-	BlockSize   = 512
+	MaxBlocks  = 64 // 32 KB buffer: the largest READ
+	MaxReads   = 64 // entries in the stamp table r_tab
+	ParamsSize = 10
+	BlockSize  = 512
 )
 
 // Handshake modes (scsilib mode bit 1).
@@ -130,29 +120,6 @@ func (p Params) Validate() error {
 func (p Params) Encode() []byte {
 	return []byte{p.Target, p.Mode, byte(p.Burst), byte(p.ReadSecs), byte(p.Reads),
 		byte(p.LBA), byte(p.LBA >> 8), byte(p.LBA >> 16), byte(p.ReadyTrys), byte(p.Timeout)}
-}
-
-// Program states in the result block.
-const (
-	StateLoaded  = 0
-	StateRunning = 1
-	StateDone    = 2
-	StateFailed  = 3
-)
-
-// Results is the program's result block.
-type Results struct {
-	State  uint8
-	Err    uint8 // scsilib SE_* code, 80h for a status other than GOOD
-	Status uint8
-	Reads  int    // READs completed
-	Ticks  uint32 // CTC units of 64 us over the READs
-}
-
-// DecodeResults reads the result block.
-func DecodeResults(b []byte) Results {
-	return Results{State: b[0], Err: b[1], Status: b[2], Reads: int(b[3]),
-		Ticks: uint32(b[4]) | uint32(b[5])<<8 | uint32(b[6])<<16 | uint32(b[7])<<24}
 }
 
 // Story is the seed's interleave table (REFERENCE.md 8 rows 5 and 8), for

@@ -1,4 +1,4 @@
-package diskbench
+package bench
 
 import (
 	"fmt"
@@ -10,23 +10,24 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/lbplus/lbplus/devices/acb4000"
+	"github.com/lbplus/lbplus/roms/diskbench"
 	"github.com/lbplus/lbplus/sched"
 )
 
-// head is the ST-125's first two cylinders: the same tracks as the real
+// st125Head is the ST-125's first two cylinders: the same tracks as the real
 // drive for the blocks read here, in a 70 KB image.
-var head = acb4000.Geometry{Name: "st125-head", Cylinders: 2, Heads: 4, Sectors: 17, SectorSize: 512}
+var st125Head = acb4000.Geometry{Name: "st125-head", Cylinders: 2, Heads: 4, Sectors: 17, SectorSize: 512}
 
-func meanScope(t *testing.T, prog *Program, il int, p Params, samples int) float64 {
+func meanScope(t *testing.T, il int, p diskbench.Params, samples int) float64 {
 	path := filepath.Join(t.TempDir(), "hd.img")
-	require.NoError(t, acb4000.Create(path, head, true, il))
+	require.NoError(t, acb4000.Create(path, st125Head, true, il))
 	d := path
 	dp := acb4000.DefaultParams()
 	var sum float64
 	for j := range samples {
 		q := dp
 		q.IndexPhase = dp.Revolution() * sched.Time(j) / sched.Time(samples)
-		res, err := Run(prog, d, q, p, false)
+		res, err := RunDisk(d, q, p, false)
 		require.NoError(t, err)
 		require.Empty(t, res.Failed)
 		sum += res.Scope.Seconds() * 1000
@@ -47,19 +48,17 @@ func TestInterleaveTableShape(t *testing.T) {
 	if testing.Short() {
 		t.Skip("board runs over spindle angles")
 	}
-	prog, err := Build()
-	require.NoError(t, err)
 	const samples = 4
 	ms := map[int]float64{}
 	var b strings.Builder
 	for il := 2; il <= 9; il++ {
-		ms[il] = meanScope(t, prog, il, Defaults(), samples)
-		fmt.Fprintf(&b, "%d:1 4Kx2 %6.1f ms (story %v)\n", il, ms[il], Story["4Kx2"][il])
+		ms[il] = meanScope(t, il, diskbench.Defaults(), samples)
+		fmt.Fprintf(&b, "%d:1 4Kx2 %6.1f ms (story %v)\n", il, ms[il], diskbench.Story["4Kx2"][il])
 	}
-	p := Defaults()
+	p := diskbench.Defaults()
 	p.ReadSecs, p.Reads = 16, 1
-	one := meanScope(t, prog, 3, p, samples)
-	fmt.Fprintf(&b, "3:1 8Kx1 %6.1f ms (story about %v)\n", one, Story["8Kx1"][3])
+	one := meanScope(t, 3, p, samples)
+	fmt.Fprintf(&b, "3:1 8Kx1 %6.1f ms (story about %v)\n", one, diskbench.Story["8Kx1"][3])
 	t.Log("\n" + b.String())
 
 	assert.Greater(t, ms[2], 1.8*ms[3])

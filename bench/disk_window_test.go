@@ -1,4 +1,4 @@
-package diskbench
+package bench
 
 import (
 	"fmt"
@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/lbplus/lbplus/devices/acb4000"
+	"github.com/lbplus/lbplus/roms/diskbench"
 	"github.com/lbplus/lbplus/sched"
 )
 
@@ -20,17 +21,17 @@ const steadyChunks = 4
 
 func headDisk(t *testing.T, il int) string {
 	path := filepath.Join(t.TempDir(), "hd.img")
-	require.NoError(t, acb4000.Create(path, head, true, il))
+	require.NoError(t, acb4000.Create(path, st125Head, true, il))
 	return path
 }
 
 // steady runs sequential 8 KB chunks as READs of readSecs blocks and returns
 // the steady-state time per chunk on the bus and by the CTC.
-func steady(t *testing.T, prog *Program, d string, dp acb4000.Params, readSecs int) (bus, ctc sched.Time) {
-	p := Defaults()
+func steady(t *testing.T, d string, dp acb4000.Params, readSecs int) (bus, ctc sched.Time) {
+	p := diskbench.Defaults()
 	per := 16 / readSecs
 	p.ReadSecs, p.Reads = readSecs, steadyChunks*per
-	res, err := Run(prog, d, dp, p, false)
+	res, err := RunDisk(d, dp, p, false)
 	require.NoError(t, err)
 	require.Empty(t, res.Failed)
 	bus, ctc, err = res.Steady(per)
@@ -44,8 +45,6 @@ func steady(t *testing.T, prog *Program, d string, dp acb4000.Params, readSecs i
 // story, at two spindle phases (the steady state does not depend on where
 // the platter was at the start), with the CTC and the bus agreeing.
 func TestSteadyTable(t *testing.T) {
-	prog, err := Build()
-	require.NoError(t, err)
 	type row struct {
 		il       int
 		transfer string
@@ -64,9 +63,9 @@ func TestSteadyTable(t *testing.T) {
 		for _, phase := range []sched.Time{0, dp.Revolution() * 2 / 5} {
 			q := dp
 			q.IndexPhase = phase
-			bus, ctc := steady(t, prog, d, q, r.secs)
+			bus, ctc := steady(t, d, q, r.secs)
 			ms := bus.Seconds() * 1000
-			story := Story[r.transfer][r.il]
+			story := diskbench.Story[r.transfer][r.il]
 			assert.InDelta(t, story, ms, 0.10*story, "%d:1 %s", r.il, r.transfer)
 			assert.InDelta(t, float64(bus), float64(ctc), float64(200*sched.Microsecond), "CTC against the bus")
 			if phase == 0 {
@@ -103,8 +102,6 @@ func TestTurnaroundWindow(t *testing.T) {
 	if testing.Short() {
 		t.Skip("bisection over board runs")
 	}
-	prog, err := Build()
-	require.NoError(t, err)
 	dp := acb4000.DefaultParams()
 	slot := dp.Revolution() / 17
 	lostFrom := func(il int) sched.Time {
@@ -112,7 +109,7 @@ func TestTurnaroundWindow(t *testing.T) {
 		lost := func(over sched.Time) bool {
 			q := dp
 			q.CommandOverhead = over
-			bus, _ := steady(t, prog, d, q, 8)
+			bus, _ := steady(t, d, q, 8)
 			return bus > 16*sched.Time(il)*slot+dp.Revolution()
 		}
 		lo, hi := sched.Time(0), 8*sched.Millisecond
@@ -130,9 +127,9 @@ func TestTurnaroundWindow(t *testing.T) {
 	}
 	seven, eight := lostFrom(7), lostFrom(8)
 	d := headDisk(t, 8)
-	p := Defaults()
+	p := diskbench.Defaults()
 	p.Reads = 8
-	res, err := Run(prog, d, dp, p, false)
+	res, err := RunDisk(d, dp, p, false)
 	require.NoError(t, err)
 	t.Logf("Z80 turnaround (bus free to next selection) %v", res.HostTurn)
 	t.Logf("CommandOverhead loses a revolution at each READ boundary from %v at 7:1 and from %v at 8:1 (default %v, window centre %v)",

@@ -1,22 +1,21 @@
-package diskbench
+package bench
 
 import (
+	"encoding/binary"
 	"fmt"
 	"slices"
 
 	"github.com/lbplus/lbplus/devices/acb4000"
 	"github.com/lbplus/lbplus/emu"
+	"github.com/lbplus/lbplus/roms/diskbench"
 	"github.com/lbplus/lbplus/sched"
 	"github.com/lbplus/lbplus/scsi"
 	"github.com/lbplus/lbplus/scsi/scsidev"
 )
 
-// HostID is the board's SCSI ID (jumpers).
-const HostID = 7
-
-// Result is one run.
-type Result struct {
-	Program Results
+// DiskResult is one run of DISKBENCH (roms/diskbench).
+type DiskResult struct {
+	Program DiskResults
 	// Scope is the time on the SCSI bus from the first timed READ's
 	// selection to the bus free after the last one.
 	Scope sched.Time
@@ -46,7 +45,7 @@ type Result struct {
 // the CTC. The first chunk is left out because it starts at a random spindle
 // angle; from its end on, sequential READs are locked to the rotation, as
 // in the story's bulk transfers. It needs at least two chunks.
-func (r Result) Steady(readsPerChunk int) (bus, ctc sched.Time, err error) {
+func (r DiskResult) Steady(readsPerChunk int) (bus, ctc sched.Time, err error) {
 	if readsPerChunk < 1 || len(r.EndBus) < 2*readsPerChunk || len(r.EndCTC) != len(r.EndBus) {
 		return 0, 0, fmt.Errorf("diskbench: %d READs are fewer than two chunks of %d", len(r.EndBus), readsPerChunk)
 	}
@@ -56,23 +55,40 @@ func (r Result) Steady(readsPerChunk int) (bus, ctc sched.Time, err error) {
 	return (r.EndBus[z] - r.EndBus[a]) / n, (r.EndCTC[z] - r.EndCTC[a]) / n, nil
 }
 
-// Run boots a fresh board with the disk image at diskPath on SCSI ID
-// p.Target, runs DISKBENCH with p and returns its measurements.
-func Run(prog *Program, diskPath string, dp acb4000.Params, p Params, waitOnDRQ bool) (Result, error) {
-	var res Result
+// DiskResults is DISKBENCH's result block, read by the program's symbols.
+type DiskResults struct {
+	Done, Failed bool
+	Err          uint8  // SE_* code (SE_STATUS: a status other than GOOD)
+	Status       uint8  // SCSI status of the failing READ
+	Reads        int    // READs completed
+	Ticks        uint32 // TM_UNIT_US units over the READs
+}
+
+// diskSymbols are the labels and constants of diskbench.asm the harness uses.
+var diskSymbols = []string{"params", "r_err", "r_stat", "r_nread", "r_time", "r_tab", "BUF", "TM_UNIT_US"}
+
+// RunDisk boots a fresh machine with the disk image at diskPath on SCSI ID
+// p.Target, runs DISKBENCH (roms/diskbench) with p and returns its
+// measurements.
+func RunDisk(diskPath string, dp acb4000.Params, p diskbench.Params, waitOnDRQ bool) (DiskResult, error) {
+	var res DiskResult
 	if err := p.Validate(); err != nil {
 		return res, err
 	}
-	cfg := emu.DefaultConfig(emu.StubROM(0x0100))
-	cfg.ROMName = "diskbench boot stub"
-	cfg.SCSIID = HostID
-	cfg.WaitOnDRQ = waitOnDRQ
-	cfg.SCSI = []scsidev.Spec{{ID: int(p.Target), Type: "acb4000", Images: []string{diskPath}, Params: dp}}
-	b, err := emu.New(cfg)
+	asmProg, err := diskbench.Build()
 	if err != nil {
 		return res, err
 	}
-	defer b.Close()
+	cfg := emu.DefaultConfig(nil)
+	cfg.SCSIID = HostID
+	cfg.WaitOnDRQ = waitOnDRQ
+	cfg.SCSI = []scsidev.Spec{{ID: int(p.Target), Type: "acb4000", Images: []string{diskPath}, Params: dp}}
+	prog, err := LoadRAMProgram("diskbench.asm", asmProg, cfg, diskSymbols...)
+	if err != nil {
+		return res, err
+	}
+	defer prog.Close()
+	b := prog.Board
 	bus := b.SCSIBus()
 	ctl := b.SCSIDevice(int(p.Target)).(*acb4000.Controller)
 
@@ -94,28 +110,20 @@ func Run(prog *Program, diskPath string, dp acb4000.Params, p Params, waitOnDRQ 
 	})
 	ctl.ObserveSectors(func(e acb4000.SectorEvent) { res.Sectors = append(res.Sectors, e) })
 
-	b.LoadRAM(0, emu.Stub(0x0100))
-	b.LoadRAM(prog.Org, prog.Bytes)
-	b.LoadRAM(prog.Params, p.Encode())
-	state := func() uint8 { return b.RAM(prog.Results) }
+	prog.Write("params", p.Encode())
 	limit := 30 * sched.Second
-	if _, err := b.RunUntil(func() bool { return state() >= StateDone }, limit); err != nil {
+	if _, err := b.RunUntil(prog.Finished, limit); err != nil {
 		return res, err
 	}
-	buf := make([]byte, ResultsSize)
-	for i := range buf {
-		buf[i] = b.RAM(prog.Results + uint16(i))
-	}
-	res.Program = DecodeResults(buf)
-	res.Buffer = make([]byte, min(p.Reads*p.ReadSecs, MaxBlocks)*BlockSize)
-	for i := range res.Buffer {
-		res.Buffer[i] = b.RAM(BufferAddr + uint16(i))
-	}
-	res.CTC = sched.Time(res.Program.Ticks) * TickUS * sched.Microsecond
-	switch res.Program.State {
-	case StateDone:
-	case StateFailed:
-		res.Failed = fmt.Sprintf("READ %d failed: error %02Xh, status %02Xh", res.Program.Reads+1, res.Program.Err, res.Program.Status)
+	res.Program = DiskResults{Done: prog.Done(), Failed: prog.Failed(), Err: prog.U8("r_err"),
+		Status: prog.U8("r_stat"), Reads: int(prog.U8("r_nread")), Ticks: prog.U32("r_time")}
+	res.Buffer = prog.Read("BUF", min(p.Reads*p.ReadSecs, diskbench.MaxBlocks)*diskbench.BlockSize)
+	tick := sched.Time(prog.Const("TM_UNIT_US")) * sched.Microsecond
+	res.CTC = sched.Time(res.Program.Ticks) * tick
+	switch {
+	case res.Program.Done:
+	case res.Program.Failed:
+		res.Failed = fmt.Sprintf("READ %d failed: %s, status %02Xh", res.Program.Reads+1, errorWord(prog, res.Program.Err), res.Program.Status)
 		return res, nil
 	default:
 		res.Failed = fmt.Sprintf("no result within %v", limit)
@@ -139,12 +147,9 @@ func Run(prog *Program, diskPath string, dp acb4000.Params, p Params, waitOnDRQ 
 		}
 		res.HostTurn = sum / sched.Time(p.Reads-1)
 	}
+	stamps := prog.Read("r_tab", 4*p.Reads) // the CTC count after each READ
 	for i := range p.Reads {
-		var v uint32
-		for k := range 4 {
-			v |= uint32(b.RAM(prog.Stamps+uint16(4*i+k))) << (8 * k)
-		}
-		res.EndCTC = append(res.EndCTC, sched.Time(v)*TickUS*sched.Microsecond)
+		res.EndCTC = append(res.EndCTC, sched.Time(binary.LittleEndian.Uint32(stamps[4*i:]))*tick)
 	}
 	if len(acks) > 1 {
 		d := make([]sched.Time, len(acks)-1)
