@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/lbplus/lbplus/asm"
+	"github.com/lbplus/lbplus/emu"
 	"github.com/lbplus/lbplus/sched"
 	"github.com/lbplus/lbplus/scsi"
 )
@@ -146,23 +147,28 @@ func TestAutoBoot(t *testing.T) {
 		name     string
 		id       int  // J9 initiator ID
 		target   int  // where the disk is
-		fdc      bool // a WD1772 with an empty drive A
+		fdc      bool // a stand-in WD1772 whose drive A is empty
+		realFD   bool // the board's WD1772 and an empty drive 0
 		resets   int
 		earliest sched.Time // the ROM's waits before the boot sector is read
 	}{
-		{"master boots target 0", 7, 0, false, 1, 6 * sched.Second},
-		{"slave boots target 7", 3, 7, false, 0, 5 * sched.Second},
-		{"empty floppy first", 7, 0, true, 1, 11 * sched.Second},
+		{"master boots target 0", 7, 0, false, false, 1, 6 * sched.Second},
+		{"slave boots target 7", 3, 7, false, false, 0, 5 * sched.Second},
+		{"empty floppy first", 7, 0, true, false, 1, 11 * sched.Second},
+		{"empty drive on the WD1772", 7, 0, false, true, 1, 11 * sched.Second},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var fd *emptyDrive
 			var r *bootRig
-			if tc.fdc {
+			switch {
+			case tc.fdc:
 				fd = &emptyDrive{}
 				r = newBootRig(t, tc.id, fd)
 				fd.now = r.b.Now
-			} else {
+			case tc.realFD:
+				r = newBootRig(t, tc.id, nil, emu.Floppy{Drive: 0})
+			default:
 				r = newBootRig(t, tc.id, nil)
 			}
 			d := &script{disk: hgenDisk(t)}

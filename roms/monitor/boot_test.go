@@ -66,16 +66,18 @@ type bootRig struct {
 
 // newBootRig is a board with the boot ROM and initiator ID id; fdc, when
 // not nil, answers at C0h-C7h.
-func newBootRig(t *testing.T, id int, fdc emu.FDC) *bootRig {
+func newBootRig(t *testing.T, id int, fdc emu.FDC, floppies ...emu.Floppy) *bootRig {
 	t.Helper()
 	rom, err := monitor.Image()
 	require.NoError(t, err)
 	r := &bootRig{tr: &console.Transcript{}}
 	cfg := emu.DefaultConfig(rom)
 	cfg.SCSIID = id
+	cfg.Floppies = floppies
 	cfg.ConsoleOut = r.tr.Out
 	r.b, err = emu.New(cfg)
 	require.NoError(t, err)
+	t.Cleanup(func() { r.b.Close() })
 	r.bus = r.b.SCSIBus()
 	if fdc != nil {
 		r.b.AttachFDC(fdc)
