@@ -276,9 +276,7 @@ func (w *Window) input() {
 				typed = append(typed, k.b)
 			}
 		}
-		if len(typed) > 0 && w.opt.ConsoleIn != nil {
-			w.opt.ConsoleIn(typed)
-		}
+		w.Type(typed)
 		for _, k := range []ebiten.Key{ebiten.KeyTab, ebiten.KeyF2, ebiten.KeyF5, ebiten.KeyF6, ebiten.KeyF7,
 			ebiten.KeyF8, ebiten.KeyF9, ebiten.KeyF10, ebiten.KeyF11} {
 			if inpututil.IsKeyJustPressed(k) {
@@ -317,6 +315,14 @@ func (w *Window) input() {
 	if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) && p.In(disArea) {
 		w.Selected = (y - disArea.Min.Y - 18) / lineH
 		w.selectedSet = true
+	}
+}
+
+// Type sends typed characters to the machine's terminal input (the
+// console panel has the keyboard).
+func (w *Window) Type(p []byte) {
+	if len(p) > 0 && w.opt.ConsoleIn != nil {
+		w.opt.ConsoleIn(p)
 	}
 }
 
