@@ -46,6 +46,8 @@ var runFlags struct {
 	scsi      []string // ID=TYPE[,OPTION...]:FILE[,FILE]
 	hd0, lun1 string   // shorthands: acb4000 at ID 0 (LUN 0, LUN 1)
 	tape      string   // shorthand: mcd403 at ID 1
+	saveState string   // the escape prompt's "save" writes the machine here
+	loadState string   // start from this saved state instead of power-on
 }
 
 // Where the shorthands put their devices: the ACB-4000 at SCSI ID 0 and the
@@ -69,7 +71,12 @@ override the file. --scsi ID=TYPE:FILE puts a device on the SCSI bus
 (repeatable; TYPE acb4000 or mcd403; acb4000 takes FILE,FILE for LUN 0 and
 LUN 1; options after the type: ro, geometry=NAME or CxHxS for a raw disk
 image without a sidecar). --hd0 and --tape are shorthands for
---scsi 0=acb4000:FILE and --scsi 1=mcd403:FILE.`,
+--scsi 0=acb4000:FILE and --scsi 1=mcd403:FILE.
+
+Save states (docs/STATE.md): with --save-state FILE, typing "save" at the
+escape prompt (Ctrl-\) writes the whole machine to FILE and stops lbplus,
+leaving the images as they are at that instant. --load-state FILE, with the
+same machine (ROM, jumpers, devices by ID) and those images, resumes there.`,
 	Args: cobra.NoArgs,
 	RunE: runBoard,
 }
@@ -86,6 +93,8 @@ func init() {
 	f.StringVar(&runFlags.console, "console", "stdio", "stdio or tcp:PORT")
 	f.BoolVar(&runFlags.waitOnDRQ, "wait-on-drq", false, "hypothesis B: port 28 holds WAIT until the 5380 raises DRQ")
 	f.IntVar(&runFlags.scsiID, "scsi-id", 7, "initiator SCSI ID on the J9 jumpers (0-7)")
+	f.StringVar(&runFlags.saveState, "save-state", "", "\"save\" at the escape prompt (Ctrl-\\) writes the machine to `FILE` and quits")
+	f.StringVar(&runFlags.loadState, "load-state", "", "resume the machine saved in `FILE` (same machine flags and images)")
 	rootCmd.AddCommand(runCmd)
 }
 
@@ -123,6 +132,11 @@ func runBoard(cmd *cobra.Command, _ []string) (err error) {
 			return err
 		}
 	}
+	if runFlags.loadState != "" {
+		if err := loadStateFile(board, runFlags.loadState); err != nil {
+			return err
+		}
+	}
 
 	port, err := console.Open(cfg.Console)
 	if err != nil {
@@ -154,6 +168,15 @@ func runBoard(cmd *cobra.Command, _ []string) (err error) {
 			port.Close()
 			return fmt.Errorf("stopped by %v", s)
 		case line := <-menu:
+			if f := strings.Fields(line); len(f) > 0 && f[0] == "save" {
+				msg, done := runSave(board, f[1:])
+				port.Write([]byte(msg))
+				if done {
+					port.Close()
+					return nil
+				}
+				continue
+			}
 			port.Write([]byte(runMenuCommand(board, line)))
 		default:
 		}
@@ -285,4 +308,56 @@ func parseSCSIFlag(arg string) (scsidev.Spec, error) {
 		}
 	}
 	return spec, nil
+}
+
+// runSave is the escape prompt's "save [FILE]": the machine is between
+// runs here (never inside an instruction), so its state is exact. lbplus
+// stops after saving: running on would change the images the state refers
+// to. done is false when nothing was saved.
+func runSave(b *emu.Board, args []string) (msg string, done bool) {
+	path := runFlags.saveState
+	if len(args) == 1 {
+		path = args[0]
+	}
+	if path == "" || len(args) > 1 {
+		return "usage: save [FILE] (or start lbplus with --save-state FILE)\r\n", false
+	}
+	if err := saveStateFile(b, path); err != nil {
+		return fmt.Sprintf("save: %v\r\n", err), false
+	}
+	return fmt.Sprintf("machine saved to %s at %v; resume with --load-state %s\r\n", path, b.Now(), path), true
+}
+
+// saveStateFile writes the state durably: to a temporary file, synced,
+// then renamed over path, so a crash never leaves half a state.
+func saveStateFile(b *emu.Board, path string) error {
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	if err := b.SaveState(f); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+func loadStateFile(b *emu.Board, path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return b.LoadState(f, path)
 }

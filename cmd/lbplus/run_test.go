@@ -72,6 +72,7 @@ func resetRunFlags(t *testing.T) {
 	t.Cleanup(func() {
 		runFlags.machine, runFlags.rom, runFlags.scsi = "", "", nil
 		runFlags.hd0, runFlags.lun1, runFlags.tape = "", "", ""
+		runFlags.saveState, runFlags.loadState = "", ""
 		runFlags.speed, runFlags.console, runFlags.scsiID, runFlags.waitOnDRQ = "realtime", "stdio", 7, false
 		runCmd.Flags().Set("scsi-id", "7")
 		for _, f := range []string{"scsi-id", "console"} {

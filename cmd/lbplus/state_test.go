@@ -1,0 +1,85 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/lbplus/lbplus/devices/acb4000"
+	"github.com/lbplus/lbplus/devices/image"
+	"github.com/lbplus/lbplus/emu"
+	"github.com/lbplus/lbplus/emu/console"
+	"github.com/lbplus/lbplus/roms/bootdemo"
+)
+
+// The escape prompt's "save" writes the machine at the monitor prompt; a
+// machine built from the same flags and loaded from the file answers the
+// next commands exactly as the one that was saved: same console output,
+// same time, same trace hash.
+func TestRunSaveAndLoadState(t *testing.T) {
+	resetRunFlags(t)
+	dir := t.TempDir()
+	disk := filepath.Join(dir, "hd0.img")
+	require.NoError(t, acb4000.Create(disk, acb4000.Geometry{Name: "small", Cylinders: 4, Heads: 2, Sectors: 17, SectorSize: 512}, true, 3))
+	blk, err := bootdemo.Block()
+	require.NoError(t, err)
+	var m acb4000.Meta
+	f, err := image.Open(disk, &m, false)
+	require.NoError(t, err)
+	require.NoError(t, f.WriteBlock(0, blk))
+	require.NoError(t, f.Close())
+	runFlags.hd0 = disk
+	state := filepath.Join(dir, "m.state")
+	runFlags.saveState = state
+
+	boot := func() (*emu.Board, *console.Typist, *console.Transcript) {
+		cfg, err := runConfig(runCmd)
+		require.NoError(t, err)
+		tr := &console.Transcript{}
+		cfg.ConsoleOut = tr.Out
+		b, err := emu.New(cfg)
+		require.NoError(t, err)
+		t.Cleanup(func() { b.Close() })
+		return b, &console.Typist{B: b, T: tr}, tr
+	}
+	a, tyA, trA := boot()
+	require.NoError(t, tyA.WaitFor("Any key: monitor\r\n"))
+	require.NoError(t, tyA.Type(" "))
+	require.NoError(t, tyA.WaitFor("> "))
+	msg, done := runSave(a, nil)
+	require.True(t, done, msg)
+	assert.Contains(t, msg, "machine saved to "+state)
+	saved := len(trA.String())
+	require.NoError(t, tyA.Type("B0\r"))
+	require.NoError(t, tyA.WaitFor(bootdemo.Message+"0\r\n> "))
+	require.NoError(t, a.Close())
+
+	b, tyB, trB := boot()
+	require.NoError(t, loadStateFile(b, state))
+	require.NoError(t, tyB.Type("B0\r"))
+	require.NoError(t, tyB.WaitFor(bootdemo.Message+"0\r\n> "))
+	assert.Equal(t, trA.String()[saved:], trB.String())
+	assert.Equal(t, a.Now(), b.Now())
+	assert.Equal(t, a.TraceHash(), b.TraceHash())
+	require.NoError(t, b.Close())
+
+	// The disk changed since (a write would): the state no longer fits.
+	g, err := os.OpenFile(disk, os.O_WRONLY, 0)
+	require.NoError(t, err)
+	_, err = g.WriteAt([]byte("changed"), 4096)
+	require.NoError(t, err)
+	require.NoError(t, g.Close())
+	c, _, _ := boot()
+	err = loadStateFile(c, state)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "hd0.img (SCSI ID 0 LUN 0) has changed since the state was saved")
+
+	msg, done = runSave(c, []string{"a", "b"})
+	assert.False(t, done)
+	assert.Equal(t, "usage: save [FILE] (or start lbplus with --save-state FILE)\r\n", msg)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "junk"), []byte("not a state"), 0o644))
+	assert.EqualError(t, loadStateFile(c, filepath.Join(dir, "junk")), filepath.Join(dir, "junk")+": not an lbplus save state")
+}
