@@ -8,13 +8,13 @@
 // cycle positions come from package optable, [F Z80UM] counts). I/O cycles
 // carry the full 16-bit port address (A on A15-A8 for IN A,(n)/OUT (n),A,
 // B for the (C) forms; B before the decrement for INI/IND, after it for
-// OUTI/OUTD, REFERENCE.md 2.1) and include the automatic wait state; extra
+// OUTI/OUTD, docs/HARDWARE.md 2.1) and include the automatic wait state; extra
 // wait states a device returns stretch the instruction and every later
 // access in it. Conditional and repeating forms take their two counts
 // (JR cc 12/7, DJNZ 13/8, CALL cc 17/10, RET cc 11/5, LDIR/CPIR/INIR/OTIR
 // 21/16).
 //
-// Interrupts (REFERENCE.md 2.2): /INT is a level (SetINT), accepted before
+// Interrupts (docs/HARDWARE.md 2.2): /INT is a level (SetINT), accepted before
 // an instruction when IFF1 = 1 and the previous instruction was not EI.
 // The acknowledge is an M1 cycle with two automatic waits; IFF1 and IFF2 are
 // cleared. IM 0 with RST p 13 T, IM 1 13 T to 0038h, IM 2 19 T through the
@@ -43,9 +43,12 @@
 // R (koron counts prefixes differently), the MEMPTR (WZ) register, the flags
 // that show it (BIT n,(HL), BIT n,(IX+d)), and flags 3/5 of SCF/CCF
 // (A OR (F AND NOT Q), Q being the flags the previous instruction computed,
-// as on Zilog NMOS parts; with Q = 0 this is FUSE's A OR F), and clears P/V when an interrupt is accepted right
-// after LD A,I / LD A,R (the NMOS quirk). koron's IO interface and interrupt fields are never
-// used.
+// as on Zilog NMOS parts; with Q = 0 this is FUSE's A OR F), the flags of a
+// repeating block instruction (5 and 3 from PC; H and P/V of the I/O forms
+// from B, per the 2018 analysis of interrupted block instructions,
+// docs/HARDWARE.md 2.4), and clears P/V when an interrupt is accepted right
+// after LD A,I / LD A,R (the NMOS quirk). koron's IO interface and
+// interrupt fields are never used.
 //
 // # State
 //
@@ -61,7 +64,9 @@
 // # Verification
 //
 // The FUSE core test vectors (1356 tests: final registers including MEMPTR,
-// final T-state, the time of every MR/MW/PR/PW event) all pass; ZEXDOC and
+// final T-state, the time of every MR/MW/PR/PW event) all pass, except that
+// on a repeating LDxR/CPxR/INxR/OTxR iteration the flags and MEMPTR that the
+// 2018 analysis corrected are checked by z80host's own vectors instead; ZEXDOC and
 // ZEXALL pass through z80host (go test -run Zex); a sweep checks every
 // opcode's accesses against its cycle list.
 //
@@ -87,12 +92,10 @@
 //   - A JR cc or DJNZ that is not taken reads its displacement (M2, 3 T), as
 //     the Z80 does; the FUSE harness logs no MR for it (the test accepts
 //     that one difference).
-//   - Q (for SCF/CCF flags 3/5) is loaded by instructions that compute
-//     flags, not by POP AF or EX AF,AF', and cleared by interrupt
-//     acknowledges and halted cycles [A].
-//   - The repeat-time flag quirks of LDIR/CPIR/INIR/OTIR published in 2018
-//     (flags 3/5 from PC, extra H/P changes while repeating) are not
-//     modelled; FUSE and ZEXALL do not test them.
+//   - Q (for SCF/CCF flags 3/5) is the F an instruction leaves after
+//     z80host's corrections, 0 after one that computes no flags (loads,
+//     jumps, POP AF, EX AF,AF', a lone DD/FD prefix), an interrupt
+//     acknowledge or a halted cycle. That a lone prefix clears Q is [A].
 //   - Where internal T-states sit inside a machine cycle rather than after
 //     it (e.g. LD (IX+d),n) only the start of each bus cycle is modelled.
 package z80host

@@ -219,7 +219,9 @@ func (c *CPU) exec() {
 				c.buf[1] = b1
 				hi, npre = hXY+int(b1), 2
 			} else {
-				// The prefix alone: a 4 T no-op; the next byte is an opcode.
+				// The prefix alone: a 4 T no-op; the next byte is an
+				// opcode. It computes no flags, so it clears Q [A].
+				c.q = 0
 				pc++
 				t0 += 4
 				r = r&0x80 | (r+1)&0x7f
@@ -269,15 +271,16 @@ func (c *CPU) exec() {
 		}
 	}
 	c.t = t0 + uint64(T) + c.waits
-	c.q = 0
-	if h.lenF&setsF != 0 {
-		c.q = k.AF.Lo
-	}
 	if post != pLDRA {
 		k.IR.Lo = r&0x80 | (r+h.m1)&0x7f
 	}
 	if post != pNone {
 		c.post(post, taken, npre, pc, hl, xy)
+	}
+	// Q is the F the instruction leaves, after z80host's own corrections.
+	c.q = 0
+	if h.lenF&setsF != 0 {
+		c.q = k.AF.Lo
 	}
 }
 
@@ -491,10 +494,12 @@ func (c *CPU) post(p uint8, taken bool, npre int, pc, hl, xy uint16) {
 	case pLDxR:
 		if taken && c.buf[1]&0x10 != 0 {
 			c.memptr = pc + 1
+			c.repeatXY(pc)
 		}
 	case pCPI, pCPD:
 		if taken && c.buf[1]&0x10 != 0 {
 			c.memptr = pc + 1
+			c.repeatXY(pc)
 		} else if p == pCPI {
 			c.memptr++
 		} else {
@@ -523,9 +528,16 @@ func (c *CPU) post(p uint8, taken bool, npre int, pc, hl, xy uint16) {
 		// koron takes 3/5 from A alone. On the Zilog NMOS Z80 they are
 		// A | (F &^ Q): Q holds the flags the previous instruction computed,
 		// 0 if it computed none [A, after M. Sainz de Baranda's and P. Rak's
-		// measurements of real Zilog parts; not in REFERENCE.md].
+		// measurements of real Zilog parts; docs/HARDWARE.md 2.4].
 		k.AF.Lo = k.AF.Lo&^0x28 | (k.AF.Hi|c.f0&^c.qPrev)&0x28
 	}
+}
+
+// repeatXY applies what the extra 5 T of a repeating block instruction do
+// to F: while PC is wound back to the instruction (pc), flags 5 and 3 take
+// bits 13 and 11 of PC (docs/HARDWARE.md 2.4).
+func (c *CPU) repeatXY(pc uint16) {
+	c.k.AF.Lo = c.k.AF.Lo&^0x28 | uint8(pc>>8)&0x28
 }
 
 func (c *CPU) setReg(r uint8, v uint8) {

@@ -198,6 +198,17 @@ func fuseCompare(tc fuseIn, want fuseOut, c *CPU, b *fuseBus) []string {
 	w := want.regs.r
 	// The vectors do not carry the internal latches.
 	got.Q, got.EIShadow, got.LDAIR = 0, false, false
+	if m := fuseRepeatMask(tc.name); m != 0 && got.PC == tc.regs.r.PC {
+		// The vectors predate the 2018 analysis of interrupted block
+		// instructions (docs/HARDWARE.md 2.4) and keep the per-byte flags
+		// on a repeating iteration; TestRepeatingBlockFlags checks what
+		// z80host does there. Everything else is compared.
+		got.AF &^= m
+		w.AF &^= m
+		if m != 0x28 {
+			got.MEMPTR, w.MEMPTR = 0, 0
+		}
+	}
 	if got.Halted {
 		// FUSE leaves PC on the HALT opcode, z80host after it.
 		got.PC--
@@ -277,4 +288,20 @@ func TestFUSE(t *testing.T) {
 		pass++
 	}
 	t.Logf("FUSE vectors: %d pass, %d fail, %d skipped of %d", pass, fail, skip, len(tests))
+}
+
+// fuseRepeatMask returns the F bits a repeating iteration of the block
+// instruction the vector tests changes beyond the per-byte flags: 5 and 3
+// for LDxR/CPxR, also H and P/V (and MEMPTR) for the I/O forms.
+func fuseRepeatMask(name string) uint16 {
+	if len(name) < 4 || name[:3] != "edb" {
+		return 0
+	}
+	switch name[3] {
+	case '0', '1', '8', '9':
+		return 0x28
+	case '2', '3', 'a', 'b':
+		return 0x3c
+	}
+	return 0
 }

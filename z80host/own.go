@@ -90,7 +90,7 @@ func (c *CPU) own(o uint8, h *hot, pc uint16, r uint8) {
 			c.memptr = bc + 1
 		}
 		c.blockIOFlags(v, uint16(v)+uint16(cAdj))
-		T = c.blockIORepeat(op, h, pc)
+		T = c.blockIORepeat(op, h, pc, v)
 	case oOUTI:
 		dec := op&0x08 != 0
 		hl := k.HL.U16()
@@ -106,7 +106,7 @@ func (c *CPU) own(o uint8, h *hot, pc uint16, r uint8) {
 			c.memptr = bc + 1
 		}
 		c.blockIOFlags(v, uint16(v)+uint16(k.HL.Lo))
-		T = c.blockIORepeat(op, h, pc)
+		T = c.blockIORepeat(op, h, pc, v)
 	}
 	c.t = c.t0 + uint64(T) + c.waits
 	c.q = 0
@@ -115,7 +115,7 @@ func (c *CPU) own(o uint8, h *hot, pc uint16, r uint8) {
 	}
 }
 
-// blockIOFlags sets the flags of INI/IND/OUTI/OUTD [F Young] (REFERENCE.md
+// blockIOFlags sets the flags of INI/IND/OUTI/OUTD [F Young] (docs/HARDWARE.md
 // 2.2): S, Z, 5, 3 from B; N = bit 7 of the data; H = C = carry out of the
 // 8-bit sum s; P = parity((s & 7) ^ B).
 func (c *CPU) blockIOFlags(v uint8, s uint16) {
@@ -131,16 +131,46 @@ func (c *CPU) blockIOFlags(v uint8, s uint16) {
 }
 
 // blockIORepeat applies the repeat of INIR/INDR/OTIR/OTDR and returns the
-// instruction's T-states.
-func (c *CPU) blockIORepeat(op uint8, h *hot, pc uint16) uint8 {
+// instruction's T-states. v is the byte transferred. While the instruction
+// repeats, its extra 5 T change F as the 2018 analysis of interrupted
+// block instructions found (docs/HARDWARE.md 2.4): flags 5 and 3 from PC (as for
+// LDIR), and the ALU pass that decrements PC also adjusts B by the sign of
+// the transfer when there was a carry, which sets H from B's low nibble and
+// folds the parity of the adjusted B's low 3 bits into P/V. MEMPTR becomes
+// PC+1.
+func (c *CPU) blockIORepeat(op uint8, h *hot, pc uint16, v uint8) uint8 {
+	k := &c.k
 	if op&0x10 == 0 {
 		return h.t
 	}
-	if c.k.BC.Hi != 0 {
-		c.k.PC = pc
-		return h.t
+	b := k.BC.Hi
+	if b == 0 {
+		return h.tAlt
 	}
-	return h.tAlt
+	k.PC = pc
+	c.memptr = pc + 1
+	f := k.AF.Lo&^0x28 | uint8(pc>>8)&0x28
+	adj := b // the ALU's view of B: B, or B -/+ 1 after a carry
+	if f&0x01 != 0 {
+		f &^= 0x10
+		if v&0x80 != 0 {
+			adj = b - 1
+			if b&0x0f == 0x00 {
+				f |= 0x10
+			}
+		} else {
+			adj = b + 1
+			if b&0x0f == 0x0f {
+				f |= 0x10
+			}
+		}
+	}
+	// P/V becomes P/V XNOR (even parity of adj's low 3 bits).
+	if sz53p[adj&7]&0x04 == 0 {
+		f ^= 0x04
+	}
+	k.AF.Lo = f
+	return h.t
 }
 
 // push stores v at SP-1 (high byte, cycle at t) and SP-2 (low byte, t+3).
@@ -151,7 +181,7 @@ func (c *CPU) push(v uint16, t uint64) {
 	k.SP -= 2
 }
 
-// interrupt acknowledges an NMI or a maskable interrupt (REFERENCE.md 2.2):
+// interrupt acknowledges an NMI or a maskable interrupt (docs/HARDWARE.md 2.2):
 // NMI 11 T (5,3,3) to 0066h; IM 0 with RST 13 T (7,3,3); IM 1 13 T (7,3,3)
 // to 0038h; IM 2 19 T (7,3,3,3,3) through the table at I*256 + the bus byte.
 // The INTA cycle is an M1 cycle with two automatic wait states; R advances.

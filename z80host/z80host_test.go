@@ -84,7 +84,7 @@ func newTest(code ...uint8) (*CPU, *logBus, *chain) {
 	return c, b, ch
 }
 
-// Interrupt acknowledge sequences (REFERENCE.md 2.2).
+// Interrupt acknowledge sequences (docs/HARDWARE.md 2.2).
 func TestInterruptModes(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -214,7 +214,7 @@ func TestIM0OneByteOpcode(t *testing.T) {
 }
 
 // Block I/O: B/C on the port address, cycle positions and 21/16 T
-// (REFERENCE.md 2.1).
+// (docs/HARDWARE.md 2.1).
 func TestBlockIOTiming(t *testing.T) {
 	tests := []struct {
 		name   string

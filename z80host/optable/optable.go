@@ -6,7 +6,7 @@
 // Sources: Zilog Z80 CPU User Manual UM0080 instruction tables [F Z80UM] for
 // the counts; the cycle positions follow the FUSE emulator's core tests
 // (where internal T-states are attached to the end of the preceding machine
-// cycle), which agree with [F SST] for the I/O instructions (REFERENCE.md
+// cycle), which agree with [F SST] for the I/O instructions (docs/HARDWARE.md
 // 2.1). Undocumented instructions (IXH/IXL, SLL, DDCB register copies, ED
 // duplicates, DD/FD before an opcode that does not use HL) are included.
 //

@@ -106,7 +106,7 @@ func TestTablesConsistent(t *testing.T) {
 }
 
 func TestIOCyclePositions(t *testing.T) {
-	// REFERENCE.md 2.1: I/O cycle at T 8-11 (IN A,(n)), 9-12 (IN r,(C)),
+	// docs/HARDWARE.md 2.1: I/O cycle at T 8-11 (IN A,(n)), 9-12 (IN r,(C)),
 	// 10-13 (INI), 13-16 (OUTI), counting T-states from 1.
 	for _, tc := range []struct {
 		code  []byte
