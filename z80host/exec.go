@@ -13,8 +13,26 @@ func (c *CPU) Run(limit uint64) (stopped bool) {
 			return true
 		}
 		if !c.halted && !c.nmi && !c.intLine {
-			c.eiBlock = false
-			c.ldair = false
+			c.eiBlock, c.ldair = false, false
+			// exec, with its common path inlined by hand.
+			pc, t0 := c.k.PC, c.t
+			if p := c.rpage[pc>>8]; p != nil {
+				if b0 := p[uint8(pc)]; plain[b0] {
+					// execPlain, inlined by hand.
+					h := &hots[b0]
+					c.buf[0] = b0
+					c.t0, c.waits, c.hi, c.npre, c.idx = t0, 0, int(b0), 1, 0
+					c.k.Step()
+					c.t = t0 + uint64(h.t) + c.waits
+					c.q = c.k.AF.Lo & uint8(int8(h.lenF)>>7)
+					if c.idx != int(h.n) {
+						c.Mismatches++
+					}
+				} else {
+					c.execFull(pc, t0, b0)
+				}
+				continue
+			}
 			c.exec()
 			continue
 		}
@@ -103,28 +121,41 @@ func (c *CPU) next() uint64 {
 }
 
 // Get serves koron's memory reads: the prefetched opcode bytes from the
-// buffer, later reads from the bus at their cycle's time.
+// buffer, later reads from a page directly (no time needed) or from the bus
+// at their cycle's time.
 func (m *mem) Get(a uint16) uint8 {
 	c := (*CPU)(m)
 	i := c.idx
+	c.idx = i + 1
 	if i < c.npre {
-		c.idx++
 		return c.buf[i]
 	}
-	if h := &hots[c.hi]; h.read>>i&1 == 0 {
+	if p := c.rpage[a>>8]; p != nil {
+		v := p[uint8(a)]
+		c.buf[i&7] = v
+		return v
+	}
+	return c.getBus(a, i)
+}
+
+// getBus is a read that needs a timestamp: cycle i of the instruction.
+func (c *CPU) getBus(a uint16, i int) uint8 {
+	h := &hots[c.hi]
+	if h.read>>i&1 == 0 {
 		c.Mismatches++
 	}
-	var v uint8
-	if p := c.rpage[a>>8]; p != nil { // read, inlined by hand
-		c.idx++
-		v = p[uint8(a)]
-	} else {
-		v = c.bus.Read(a, c.next())
-	}
-	if i < len(c.buf) {
-		c.buf[i] = v
-	}
+	v := c.bus.Read(a, c.cycle(i))
+	c.buf[i&7] = v
 	return v
+}
+
+// cycle returns the start of machine cycle i of the current instruction.
+func (c *CPU) cycle(i int) uint64 {
+	if h := &hots[c.hi]; i < int(h.n) {
+		return c.t0 + c.waits + uint64(h.start[i])
+	}
+	c.Mismatches++
+	return c.t0 + c.waits
 }
 
 // Set serves koron's memory writes. The Z80 pushes the high byte first;
@@ -136,6 +167,17 @@ func (m *mem) Set(a uint16, v uint8) {
 	i := c.idx
 	c.lastW = v
 	h := &hots[c.hi]
+	if h.hiFirst>>i&1 == 0 && !c.holding && i < int(h.n) {
+		if p := c.wpage[a>>8]; p != nil {
+			c.idx = i + 1
+			p[uint8(a)] = v
+			return
+		}
+	}
+	c.setSlow(a, v, i, h)
+}
+
+func (c *CPU) setSlow(a uint16, v uint8, i int, h *hot) {
 	if i >= int(h.n) {
 		c.write(a, v, c.next())
 		return
@@ -147,13 +189,6 @@ func (m *mem) Set(a uint16, v uint8) {
 		c.idx++
 		c.heldA, c.heldV, c.holding = a, v, true
 		return
-	}
-	if !c.holding {
-		if p := c.wpage[a>>8]; p != nil { // write, inlined by hand
-			c.idx++
-			p[uint8(a)] = v
-			return
-		}
 	}
 	t := c.next()
 	if c.holding {
@@ -177,13 +212,40 @@ func (c *CPU) exec() {
 	k := &c.k
 	pc := k.PC
 	t0 := c.t
-	r := k.IR.Lo
 	var b0 uint8
 	if p := c.rpage[pc>>8]; p != nil { // fetch, inlined by hand
 		b0 = p[uint8(pc)]
 	} else {
 		b0 = c.bus.Fetch(pc, t0)
 	}
+	if !plain[b0] {
+		c.execFull(pc, t0, b0)
+		return
+	}
+	c.execPlain(b0, t0)
+}
+
+// execPlain is the common path: an unprefixed instruction (opcode b0,
+// starting at T-state t0) that koron executes exactly, with one count of
+// T-states and nothing to correct (koron's own M1 fetch advances R by one,
+// as the Z80 does). Its only bookkeeping is what a Bus access would need
+// for its timestamp.
+func (c *CPU) execPlain(b0 uint8, t0 uint64) {
+	h := &hots[b0]
+	c.buf[0] = b0
+	c.t0, c.waits, c.hi, c.npre, c.idx = t0, 0, int(b0), 1, 0
+	c.k.Step()
+	c.t = t0 + uint64(h.t) + c.waits
+	c.q = c.k.AF.Lo & uint8(int8(h.lenF)>>7) // F if it computes flags, else 0
+	if c.idx != int(h.n) {
+		c.Mismatches++
+	}
+}
+
+// execFull runs any instruction; b0 is the byte at pc, already fetched.
+func (c *CPU) execFull(pc uint16, t0 uint64, b0 uint8) {
+	k := &c.k
+	r := k.IR.Lo
 	var (
 		hi   int
 		npre = 1
@@ -246,9 +308,13 @@ func (c *CPU) exec() {
 	if h.cond == optable.Flag {
 		taken = c.cond(op)
 	}
-	hl := k.HL.U16()
-	c.f0 = k.AF.Lo
-	c.qPrev = c.q
+	var hl uint16
+	switch post {
+	case pAdd16:
+		hl = k.HL.U16()
+	case pSCF:
+		c.f0 = k.AF.Lo
+	}
 	c.idx = 0
 	k.PC = pc
 	k.IR.Lo = r
@@ -445,7 +511,15 @@ func init() {
 		}
 	}
 	buildHots()
+	for i := range plain {
+		h := &hots[hBase+i]
+		plain[i] = h.post == pNone && h.cond == optable.Always &&
+			i != 0xcb && i != 0xed && i != 0xdd && i != 0xfd
+	}
 }
+
+// plain marks the unprefixed opcodes that take exec's common path.
+var plain [256]bool
 
 // post applies MEMPTR and the fixes koron needs after it ran an instruction.
 func (c *CPU) post(p uint8, taken bool, npre int, pc, hl, xy uint16) {
@@ -529,7 +603,8 @@ func (c *CPU) post(p uint8, taken bool, npre int, pc, hl, xy uint16) {
 		// A | (F &^ Q): Q holds the flags the previous instruction computed,
 		// 0 if it computed none [A, after M. Sainz de Baranda's and P. Rak's
 		// measurements of real Zilog parts; docs/HARDWARE.md 2.4].
-		k.AF.Lo = k.AF.Lo&^0x28 | (k.AF.Hi|c.f0&^c.qPrev)&0x28
+		// c.q is still the previous instruction's Q here.
+		k.AF.Lo = k.AF.Lo&^0x28 | (k.AF.Hi|c.f0&^c.q)&0x28
 	}
 }
 

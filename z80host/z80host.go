@@ -107,7 +107,6 @@ type CPU struct {
 	xyop    uint8 // the 4th byte of DDCB/FDCB before substitution
 	f0      uint8 // F before the instruction
 	q       uint8 // Q: the flags the last instruction computed, 0 if none
-	qPrev   uint8 // Q before the current instruction
 	// Mismatches counts koron accesses that did not fit the cycle table (a
 	// bug in z80host or optable; tests assert it stays 0).
 	Mismatches int
