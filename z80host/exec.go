@@ -17,7 +17,8 @@ func (c *CPU) Run(limit uint64) (stopped bool) {
 			// exec, with its common path inlined by hand.
 			pc, t0 := c.k.PC, c.t
 			if p := c.rpage[pc>>8]; p != nil {
-				if b0 := p[uint8(pc)]; plain[b0] {
+				switch b0 := p[uint8(pc)]; path[b0] {
+				case pathPlain:
 					// execPlain, inlined by hand.
 					h := &hots[b0]
 					c.buf[0] = b0
@@ -28,7 +29,9 @@ func (c *CPU) Run(limit uint64) (stopped bool) {
 					if c.idx != int(h.n) {
 						c.Mismatches++
 					}
-				} else {
+				case pathBase:
+					c.execBase(pc, t0, b0)
+				default:
 					c.execFull(pc, t0, b0)
 				}
 				continue
@@ -158,26 +161,28 @@ func (c *CPU) cycle(i int) uint64 {
 	return c.t0 + c.waits
 }
 
-// Set serves koron's memory writes. The Z80 pushes the high byte first;
-// koron's order varies by instruction, so the first write of a HiFirst pair
-// is held until the second arrives and the two are issued in address order
-// (higher first), each at its own cycle's time.
+// Set serves koron's memory writes: to a page directly (no time needed),
+// otherwise to the bus at the cycle's time. The Z80 pushes the high byte
+// first; koron's order varies by instruction, so the first write of a
+// HiFirst pair that goes to the bus is held until the second arrives and
+// the two are issued in address order (higher first), each at its own
+// cycle's time.
 func (m *mem) Set(a uint16, v uint8) {
 	c := (*CPU)(m)
-	i := c.idx
 	c.lastW = v
-	h := &hots[c.hi]
-	if h.hiFirst>>i&1 == 0 && !c.holding && i < int(h.n) {
-		if p := c.wpage[a>>8]; p != nil {
-			c.idx = i + 1
-			p[uint8(a)] = v
-			return
-		}
+	if p := c.wpage[a>>8]; p != nil && !c.holding {
+		c.idx++
+		c.heldA = a // a bus write that completes a HiFirst pair needs it
+		p[uint8(a)] = v
+		return
 	}
-	c.setSlow(a, v, i, h)
+	c.setSlow(a, v, c.idx)
 }
 
-func (c *CPU) setSlow(a uint16, v uint8, i int, h *hot) {
+// setSlow is a write that needs a timestamp (or completes a held pair):
+// cycle i of the instruction.
+func (c *CPU) setSlow(a uint16, v uint8, i int) {
+	h := &hots[c.hi]
 	if i >= int(h.n) {
 		c.write(a, v, c.next())
 		return
@@ -204,6 +209,11 @@ func (c *CPU) setSlow(a uint16, v uint8, i int, h *hot) {
 		}
 		return
 	}
+	if i > 0 && h.hiFirst>>(i-1)&1 != 0 && a == c.heldA+1 {
+		// The pair's other byte went to a page; this one is the higher
+		// address, which the Z80 writes in the earlier cycle.
+		t = c.t0 + c.waits + uint64(h.start[i-1])
+	}
 	c.write(a, v, t)
 }
 
@@ -218,11 +228,54 @@ func (c *CPU) exec() {
 	} else {
 		b0 = c.bus.Fetch(pc, t0)
 	}
-	if !plain[b0] {
+	switch path[b0] {
+	case pathPlain:
+		c.execPlain(b0, t0)
+	case pathBase:
+		c.execBase(pc, t0, b0)
+	default:
 		c.execFull(pc, t0, b0)
-		return
 	}
-	c.execPlain(b0, t0)
+}
+
+// execBase runs an unprefixed instruction that koron executes and
+// z80host completes (a condition, MEMPTR, a flag fix-up); koron's own M1
+// fetch advances R by one, as the Z80 does.
+func (c *CPU) execBase(pc uint16, t0 uint64, b0 uint8) {
+	k := &c.k
+	h := &hots[b0]
+	post := h.post
+	c.buf[0] = b0
+	c.t0, c.waits, c.hi, c.npre, c.idx = t0, 0, int(b0), 1, 0
+	taken := true
+	if h.cond == optable.Flag {
+		taken = c.cond(b0)
+	}
+	var hl uint16
+	switch post {
+	case pAdd16:
+		hl = k.HL.U16()
+	case pSCF:
+		c.f0 = k.AF.Lo
+	}
+	k.Step()
+	T := h.t
+	switch h.cond {
+	case optable.Flag:
+		if !taken {
+			T = h.tAlt
+		}
+	case optable.DJNZ:
+		if k.BC.Hi == 0 {
+			T = h.tAlt
+			taken = false
+		}
+	}
+	c.t = t0 + uint64(T) + c.waits
+	if post != pNone {
+		c.post(post, taken, 1, pc, hl, 0)
+	}
+	c.q = k.AF.Lo & uint8(int8(h.lenF)>>7)
 }
 
 // execPlain is the common path: an unprefixed instruction (opcode b0,
@@ -511,15 +564,27 @@ func init() {
 		}
 	}
 	buildHots()
-	for i := range plain {
+	for i := range path {
 		h := &hots[hBase+i]
-		plain[i] = h.post == pNone && h.cond == optable.Always &&
-			i != 0xcb && i != 0xed && i != 0xdd && i != 0xfd
+		switch {
+		case i == 0xcb || i == 0xed || i == 0xdd || i == 0xfd || h.post >= oFirst:
+			path[i] = pathFull
+		case h.post == pNone && h.cond == optable.Always:
+			path[i] = pathPlain
+		default:
+			path[i] = pathBase
+		}
 	}
 }
 
-// plain marks the unprefixed opcodes that take exec's common path.
-var plain [256]bool
+// path picks how exec runs each unprefixed opcode.
+var path [256]uint8
+
+const (
+	pathPlain = iota // execPlain: koron alone, no correction
+	pathBase         // execBase: koron, then a condition or post-processing
+	pathFull         // execFull: prefixes and z80host's own instructions
+)
 
 // post applies MEMPTR and the fixes koron needs after it ran an instruction.
 func (c *CPU) post(p uint8, taken bool, npre int, pc, hl, xy uint16) {
