@@ -100,7 +100,7 @@ func runZex(t *testing.T, name string) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	start, cpu0 := time.Now(), threadCPU()
-	// ZEXALL ends after about 46 G T-states; a run that has not warm
+	// ZEXDOC and ZEXALL end after 46.7 G T-states; a run that has not warm
 	// booted long after that is a failure, not a hang.
 	c.Run(zexLimit)
 	el, cpu := time.Since(start), threadCPU()-cpu0
@@ -116,7 +116,7 @@ func runZex(t *testing.T, name string) {
 }
 
 // zexLimit bounds a ZEX run in T-states (ZEXDOC and ZEXALL each need
-// about 46 G).
+// 46.7 G).
 const zexLimit = 100_000_000_000
 
 func TestZexdoc(t *testing.T) { runZex(t, "zexdoc.cim") }
