@@ -142,61 +142,55 @@ func floppyInfo(w io.Writer, path, format string) error {
 	return nil
 }
 
-// runMenuCommand runs one line of the console's escape prompt (Ctrl-\ on
-// the terminal) on the board, between two slices of simulated time, and
-// returns the reply (CR LF terminated).
-func runMenuCommand(b *emu.Board, line string) string {
-	f := strings.Fields(line)
-	reply := func(format string, a ...any) string { return fmt.Sprintf(format, a...) + "\r\n" }
-	drive := func() (int, bool) {
-		if len(f) < 2 || len(f[1]) != 1 || f[1][0] < '0' || f[1][0] > '3' {
+func init() {
+	drive := func(args []string) (int, bool) {
+		if len(args) < 1 || len(args[0]) != 1 || args[0][0] < '0' || args[0][0] > '3' {
 			return 0, false
 		}
-		return int(f[1][0] - '0'), true
+		return int(args[0][0] - '0'), true
 	}
-	if len(f) == 0 {
-		return ""
-	}
-	switch f[0] {
-	case "insert", "i":
-		n, ok := drive()
-		if !ok || len(f) != 3 {
-			return reply("usage: insert 0-3 FILE[,format=amp2][,ro]")
-		}
-		fl, err := parseFloppyFlag(n, f[2])
-		if err != nil {
-			return reply("%v", err)
-		}
-		if err := b.InsertFloppy(n, fl.Image, fdimage.Options{Format: fl.Format, ReadOnly: fl.ReadOnly}); err != nil {
-			return reply("%v", err)
-		}
-		return reply("drive %d: %s inserted", n, fl.Image)
-	case "eject", "e":
-		n, ok := drive()
-		if !ok || len(f) != 2 {
-			return reply("usage: eject 0-3")
-		}
-		if err := b.EjectFloppy(n); err != nil {
-			return reply("%v", err)
-		}
-		return reply("drive %d: ejected", n)
-	case "drives", "d":
-		var out []string
-		for n := 0; n < 4; n++ {
-			if d := b.FloppyDrive(n); d != nil {
-				st := d.Snapshot(b.Now())
-				m := st.Media
-				if m == "" {
-					m = "(empty)"
-				}
-				out = append(out, fmt.Sprintf("drive %d: %s, cylinder %d, motor %v", n, m, st.Cylinder, st.Motor))
+	addMenuCommand(menuCommand{name: "insert", short: "i", usage: "insert 0-3 FILE[,format=amp2][,ro]",
+		run: func(b *emu.Board, args []string) string {
+			n, ok := drive(args)
+			if !ok || len(args) != 2 {
+				return "usage: insert 0-3 FILE[,format=amp2][,ro]"
 			}
-		}
-		if len(out) == 0 {
-			return reply("no floppy drives fitted")
-		}
-		return reply("%s", strings.Join(out, "\r\n"))
-	default:
-		return reply("commands: insert 0-3 FILE[,format=amp2][,ro] | eject 0-3 | drives  (Ctrl-] quits)")
-	}
+			fl, err := parseFloppyFlag(n, args[1])
+			if err != nil {
+				return err.Error()
+			}
+			if err := b.InsertFloppy(n, fl.Image, fdimage.Options{Format: fl.Format, ReadOnly: fl.ReadOnly}); err != nil {
+				return err.Error()
+			}
+			return fmt.Sprintf("drive %d: %s inserted", n, fl.Image)
+		}})
+	addMenuCommand(menuCommand{name: "eject", short: "e", usage: "eject 0-3",
+		run: func(b *emu.Board, args []string) string {
+			n, ok := drive(args)
+			if !ok || len(args) != 1 {
+				return "usage: eject 0-3"
+			}
+			if err := b.EjectFloppy(n); err != nil {
+				return err.Error()
+			}
+			return fmt.Sprintf("drive %d: ejected", n)
+		}})
+	addMenuCommand(menuCommand{name: "drives", short: "d", usage: "drives",
+		run: func(b *emu.Board, _ []string) string {
+			var out []string
+			for n := 0; n < 4; n++ {
+				if d := b.FloppyDrive(n); d != nil {
+					st := d.Snapshot(b.Now())
+					m := st.Media
+					if m == "" {
+						m = "(empty)"
+					}
+					out = append(out, fmt.Sprintf("drive %d: %s, cylinder %d, motor %v", n, m, st.Cylinder, st.Motor))
+				}
+			}
+			if len(out) == 0 {
+				return "no floppy drives fitted"
+			}
+			return strings.Join(out, "\r\n")
+		}})
 }

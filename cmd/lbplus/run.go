@@ -145,6 +145,9 @@ func runBoard(cmd *cobra.Command, _ []string) (err error) {
 	defer port.Close()
 	if t, ok := port.(*console.TCP); ok {
 		fmt.Fprintf(os.Stderr, "lbplus: console on telnet %s (Ctrl-C here quits)\n", t.Addr())
+		if t.Exposed() {
+			fmt.Fprintf(os.Stderr, "lbplus: warning: the console listens on %s without a password: anyone who can reach this host can use the board\n", t.Addr())
+		}
 	} else {
 		fmt.Fprint(os.Stderr, "lbplus: console on this terminal; Ctrl-] quits\r\n")
 	}
@@ -152,6 +155,11 @@ func runBoard(cmd *cobra.Command, _ []string) (err error) {
 	if m, ok := port.(console.Menu); ok {
 		menu = m.Commands()
 	}
+	var ended <-chan struct{} // piped input has ended (console.Ender)
+	if e, ok := port.(console.Ender); ok {
+		ended = e.Ended()
+	}
+	var settle pipeSettle
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sig)
@@ -178,13 +186,19 @@ func runBoard(cmd *cobra.Command, _ []string) (err error) {
 				continue
 			}
 			port.Write([]byte(runMenuCommand(board, line)))
+		case <-ended:
+			settle.ended, ended = true, nil
 		default:
 		}
+		// Take typed input only while little of it waits for the DART, so
+		// a flood (a paste, a fast client) waits in the console's channel
+		// and the socket or pipe behind it, not in memory here.
 	drain:
-		for {
+		for board.ConsoleQueued() < consoleBacklog {
 			select {
 			case p := <-port.Input():
 				board.ConsoleInput(p)
+				settle.typed()
 			default:
 				break drain
 			}
@@ -195,6 +209,10 @@ func runBoard(cmd *cobra.Command, _ []string) (err error) {
 		if len(out) > 0 {
 			port.Write(out)
 			out = out[:0]
+			settle.printed(board.Now())
+		}
+		if settle.done(board.Now(), board.ConsoleQueued(), len(port.Input())) {
+			return nil
 		}
 		if realtime {
 			ahead := time.Duration(board.Now()-simStart)/time.Duration(sched.Nanosecond) - time.Since(start)
@@ -203,6 +221,41 @@ func runBoard(cmd *cobra.Command, _ []string) (err error) {
 			}
 		}
 	}
+}
+
+// consoleBacklog bounds the typed bytes handed to the board ahead of the
+// DART: about a quarter of a second of typing at 9600 baud.
+const consoleBacklog = 256
+
+// pipeQuiet is how long, in simulated time, the board must print nothing
+// after the last piped byte reached the DART before `lbplus run` ends on
+// piped input: the program has answered and waits for more [A].
+const pipeQuiet = 2 * sched.Second
+
+// pipeSettle decides when a run fed from a pipe is over: the input has
+// ended, every byte has gone to the DART, and the board has been quiet for
+// pipeQuiet since (or since the input ended).
+type pipeSettle struct {
+	ended  bool
+	pend   bool // input taken since the last look
+	lastAt sched.Time
+	valid  bool
+}
+
+func (p *pipeSettle) typed() { p.pend = true }
+
+func (p *pipeSettle) printed(now sched.Time) { p.lastAt, p.valid = now, true }
+
+func (p *pipeSettle) done(now sched.Time, queued, waiting int) bool {
+	if !p.ended {
+		return false
+	}
+	if queued > 0 || waiting > 0 || p.pend || !p.valid {
+		p.pend = false
+		p.lastAt, p.valid = now, true
+		return false
+	}
+	return now-p.lastAt >= pipeQuiet
 }
 
 // runConfig is the machine `lbplus run` builds: the --machine file (or the

@@ -29,7 +29,7 @@ func TestRunRejectsBadInput(t *testing.T) {
 		{"rom size", odd, "max", "stdio", odd + ": ROM image is 5000 bytes"},
 		{"missing rom", filepath.Join(dir, "none.rom"), "max", "stdio", "none.rom"},
 		{"speed", "", "warp", "stdio", `--speed "warp": want realtime or max`},
-		{"console", "", "max", "serial", `console "serial": want stdio or tcp:PORT`},
+		{"console", "", "max", "serial", `console "serial": want stdio, tcp:PORT or tcp:HOST:PORT`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

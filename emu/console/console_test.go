@@ -84,7 +84,7 @@ func TestTCPConsoleRoundTrip(t *testing.T) {
 
 func TestOpenRejectsUnknownConsole(t *testing.T) {
 	_, err := Open("serial:/dev/ttyS0")
-	assert.ErrorContains(t, err, "want stdio or tcp:PORT")
+	assert.ErrorContains(t, err, "want stdio, tcp:PORT or tcp:HOST:PORT")
 }
 
 // Ctrl-\ opens the escape prompt: the line up to Return goes to Commands,
@@ -103,4 +103,101 @@ func TestStdioEscapePrompt(t *testing.T) {
 	w.Write([]byte{QuitKey})
 	<-s.Done()
 	assert.Contains(t, echo.String(), "lbplus> ")
+}
+
+// TestTCPAddresses: a bare port listens on the loopback address only; any
+// other address must be written out, and is reported as exposed.
+func TestTCPAddresses(t *testing.T) {
+	for _, c := range []struct{ spec, addr, err string }{
+		{"tcp:2323", "127.0.0.1:2323", ""},
+		{"tcp:0.0.0.0:2323", "0.0.0.0:2323", ""},
+		{"tcp:[::1]:2323", "[::1]:2323", ""},
+		{"tcp:localhost:0", "localhost:0", ""},
+		{"tcp:x", "", `port "x" is not a number`},
+		{"tcp:99999", "", `port "99999" is not a number`},
+		{"tcp:1.2.3.4", "", `port "1.2.3.4" is not a number`},
+		{"tcp:a:b:c", "", "too many colons"},
+	} {
+		addr, err := TCPAddr(c.spec)
+		if c.err != "" {
+			assert.ErrorContains(t, err, c.err, c.spec)
+			continue
+		}
+		require.NoError(t, err, c.spec)
+		assert.Equal(t, c.addr, addr, c.spec)
+	}
+	p, err := Open("tcp:0")
+	require.NoError(t, err)
+	defer p.Close()
+	tc := p.(*TCP)
+	assert.True(t, tc.Addr().(*net.TCPAddr).IP.IsLoopback(), "tcp:PORT is loopback only")
+	assert.False(t, tc.Exposed())
+	q, err := Open("tcp:0.0.0.0:0")
+	require.NoError(t, err)
+	defer q.Close()
+	assert.True(t, q.(*TCP).Exposed())
+}
+
+// TestSecondClientRefused: while a client is connected a second one reads
+// the busy message and is disconnected; the first keeps the session, and
+// once it leaves the next client is served.
+func TestSecondClientRefused(t *testing.T) {
+	c, err := ListenTCP("127.0.0.1:0")
+	require.NoError(t, err)
+	defer c.Close()
+	first, err := net.Dial("tcp", c.Addr().String())
+	require.NoError(t, err)
+	nego := make([]byte, 9)
+	_, err = io.ReadFull(first, nego)
+	require.NoError(t, err)
+
+	second, err := net.Dial("tcp", c.Addr().String())
+	require.NoError(t, err)
+	second.SetReadDeadline(time.Now().Add(5 * time.Second))
+	msg, err := io.ReadAll(second)
+	require.NoError(t, err)
+	assert.Equal(t, BusyMessage, string(msg))
+
+	_, err = first.Write([]byte("still mine"))
+	require.NoError(t, err)
+	select {
+	case p := <-c.Input():
+		assert.Equal(t, "still mine", string(p))
+	case <-time.After(5 * time.Second):
+		t.Fatal("first client's input lost")
+	}
+	first.Close()
+	require.Eventually(t, func() bool {
+		third, err := net.Dial("tcp", c.Addr().String())
+		if err != nil {
+			return false
+		}
+		defer third.Close()
+		third.SetReadDeadline(time.Now().Add(2 * time.Second))
+		b := make([]byte, 3)
+		_, err = io.ReadFull(third, b)
+		return err == nil && b[0] == telIAC
+	}, 5*time.Second, 50*time.Millisecond, "the console is free again")
+}
+
+// TestPipedInputEnds: the end of piped input closes Ended, not Done, so the
+// front end can let the board answer what was piped.
+func TestPipedInputEnds(t *testing.T) {
+	r, w := io.Pipe()
+	s := &Stdio{in: make(chan []byte, 16), cmds: make(chan string, 4), done: make(chan struct{}),
+		echo: io.Discard, piped: true, ended: make(chan struct{})}
+	go s.read(r)
+	w.Write([]byte("H\r"))
+	assert.Equal(t, []byte("H\r"), <-s.in)
+	w.Close()
+	select {
+	case <-s.Ended():
+	case <-time.After(5 * time.Second):
+		t.Fatal("Ended not closed at the end of input")
+	}
+	select {
+	case <-s.Done():
+		t.Fatal("end of piped input is not a quit")
+	default:
+	}
 }

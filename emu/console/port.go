@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -34,20 +35,47 @@ type Port interface {
 	Close() error
 }
 
-// Open returns the console named by spec: "stdio" or "tcp:PORT" (or
-// "tcp:HOST:PORT").
+// Ender is a console whose input can end without the user quitting: piped
+// standard input. Ended is closed at the end of the input; the front end
+// then runs until the board has taken it all and settled, and stops.
+type Ender interface {
+	Ended() <-chan struct{}
+}
+
+// Open returns the console named by spec: "stdio", "tcp:PORT" (listening
+// on the loopback address only) or "tcp:HOST:PORT" (HOST may be 0.0.0.0 or
+// [::] for every interface: see TCP.Exposed).
 func Open(spec string) (Port, error) {
 	switch {
 	case spec == "" || spec == "stdio":
 		return OpenStdio()
 	case strings.HasPrefix(spec, "tcp:"):
-		addr := strings.TrimPrefix(spec, "tcp:")
-		if !strings.Contains(addr, ":") {
-			addr = ":" + addr
+		addr, err := TCPAddr(spec)
+		if err != nil {
+			return nil, err
 		}
 		return ListenTCP(addr)
 	}
-	return nil, fmt.Errorf("console %q: want stdio or tcp:PORT", spec)
+	return nil, fmt.Errorf("console %q: want stdio, tcp:PORT or tcp:HOST:PORT", spec)
+}
+
+// TCPAddr turns "tcp:PORT" into the loopback address 127.0.0.1:PORT (the
+// console has no authentication, so it is not offered to the network
+// unless asked) and "tcp:HOST:PORT" into HOST:PORT, checking the port.
+func TCPAddr(spec string) (string, error) {
+	rest := strings.TrimPrefix(spec, "tcp:")
+	host, port := "127.0.0.1", rest
+	if strings.Contains(rest, ":") {
+		var err error
+		if host, port, err = net.SplitHostPort(rest); err != nil {
+			return "", fmt.Errorf("console %q: %v (want tcp:PORT or tcp:HOST:PORT)", spec, err)
+		}
+	}
+	n, err := strconv.Atoi(port)
+	if err != nil || n < 0 || n > 65535 {
+		return "", fmt.Errorf("console %q: port %q is not a number 0-65535", spec, port)
+	}
+	return net.JoinHostPort(host, port), nil
 }
 
 // Stdio is the user's terminal, in raw mode while the board runs.
@@ -58,6 +86,10 @@ type Stdio struct {
 	restore func()
 	once    sync.Once
 	echo    io.Writer // where the escape prompt echoes (the terminal)
+	// piped is set when standard input is not a terminal: its end closes
+	// ended, not done, so the board still answers what was piped in.
+	piped bool
+	ended chan struct{}
 }
 
 // OpenStdio puts standard input in raw mode (if it is a terminal) and starts
@@ -67,7 +99,11 @@ func OpenStdio() (*Stdio, error) {
 	if err != nil {
 		return nil, fmt.Errorf("console: terminal raw mode: %w", err)
 	}
-	s := &Stdio{in: make(chan []byte, 16), cmds: make(chan string, 4), done: make(chan struct{}), restore: restore, echo: os.Stdout}
+	s := &Stdio{in: make(chan []byte, 16), cmds: make(chan string, 4), done: make(chan struct{}), restore: restore,
+		echo: os.Stdout, ended: make(chan struct{})}
+	if st, err := os.Stdin.Stat(); err == nil && st.Mode()&os.ModeCharDevice == 0 {
+		s.piped = true
+	}
 	go s.read(os.Stdin)
 	return s, nil
 }
@@ -126,11 +162,19 @@ func (s *Stdio) read(r io.Reader) {
 			}
 		}
 		if err != nil {
+			if s.piped && s.ended != nil {
+				close(s.ended)
+				return
+			}
 			s.quit()
 			return
 		}
 	}
 }
+
+// Ended is closed at the end of piped input (never for a terminal, whose
+// end is the quit key).
+func (s *Stdio) Ended() <-chan struct{} { return s.ended }
 
 func indexByte(p []byte, c byte) int {
 	for i, b := range p {
@@ -177,8 +221,10 @@ const (
 	telSGA  = 3
 )
 
-// TCP is a telnet-able console: one client at a time; a new connection
-// replaces the old one.
+// TCP is a telnet-able console: one client at a time; a second client is
+// told the console is busy and disconnected, so nobody can take over a
+// session. Input is read no faster than the front end takes it (Input is a
+// short channel), so a flooding client is held back by TCP itself.
 type TCP struct {
 	ln   net.Listener
 	in   chan []byte
@@ -205,8 +251,18 @@ func ListenTCP(addr string) (*TCP, error) {
 	return t, nil
 }
 
+// BusyMessage is what a second client reads before it is disconnected.
+const BusyMessage = "lbplus: the console is in use by another client; try again when it has left\r\n"
+
 // Addr is the address the console listens on.
 func (t *TCP) Addr() net.Addr { return t.ln.Addr() }
+
+// Exposed reports whether the console listens beyond this host (any
+// address but a loopback one), where anyone who can reach it may type.
+func (t *TCP) Exposed() bool {
+	a, ok := t.ln.Addr().(*net.TCPAddr)
+	return !ok || !a.IP.IsLoopback()
+}
 
 func (t *TCP) accept() {
 	for {
@@ -220,7 +276,10 @@ func (t *TCP) accept() {
 		}
 		t.mu.Lock()
 		if t.conn != nil {
-			t.conn.Close()
+			t.mu.Unlock()
+			c.Write([]byte(BusyMessage))
+			c.Close()
+			continue
 		}
 		t.conn = c
 		// Character mode: the server echoes (the monitor does) and
@@ -247,6 +306,13 @@ func (t *TCP) read(c net.Conn) {
 			}
 		}
 		if err != nil {
+			// The client left: the console is free for the next one.
+			t.mu.Lock()
+			if t.conn == c {
+				t.conn = nil
+			}
+			t.mu.Unlock()
+			c.Close()
 			return
 		}
 	}
