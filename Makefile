@@ -68,6 +68,7 @@ fuzz: deps
 	$(GO) test ./ncr5380 -run XXX -fuzz FuzzChip -fuzztime $(FUZZTIME)
 	$(GO) test ./devices/acb4000 -run XXX -fuzz FuzzCDB -fuzztime $(FUZZTIME)
 	$(GO) test ./devices/mcd403 -run XXX -fuzz FuzzCDB -fuzztime $(FUZZTIME)
+	$(GO) test ./devices/wd1772 -run XXX -fuzz FuzzFDC -fuzztime $(FUZZTIME)
 
 clean:
 	rm -rf bin

@@ -128,7 +128,7 @@ func TestStatusBits(t *testing.T) {
 	r.cmd(0, 0x08)
 	end, _ := r.waitIdle(sched.Second)
 	st := r.f.Peek(RegStatus)
-	assert.Equal(t, byte(StMotor|StProtect|StSpunUp|StTrack0), st&^StIndex)
+	assert.Equal(t, byte(StMotor|StProtect|StTrack0), st&^StIndex, "h = 1: no spin-up sequence, bit 5 clear")
 	idx, _ := r.d.NextIndex(end + 1)
 	r.s.Advance(idx + us)
 	assert.NotZero(t, r.f.Peek(RegStatus)&StIndex)
@@ -179,4 +179,185 @@ func TestForceInterrupt(t *testing.T) {
 	idx := r.times("fd0", floppy.Index, 1)
 	assert.Equal(t, after(idx, 2*ms), rises)
 	assert.Len(t, rises, 3)
+}
+
+// Step, Step In and Step Out move one cylinder; u updates the track
+// register; Step keeps the last direction; Step Out at TR00 sets the
+// track register to 0 without a pulse.
+func TestStepCommands(t *testing.T) {
+	r := newRig(t, amp2(), false)
+	now := sched.Time(0)
+	run := func(c byte) {
+		r.cmd(now, c)
+		var ok bool
+		now, ok = r.waitIdle(now + sched.Second)
+		require.True(t, ok)
+	}
+	r.f.Write(RegTrack, 0)
+	run(0x58) // Step In, u, h
+	assert.Equal(t, 1, r.d.Cylinder())
+	assert.EqualValues(t, 1, r.f.Peek(RegTrack))
+	run(0x48) // Step In, no u
+	assert.Equal(t, 2, r.d.Cylinder())
+	assert.EqualValues(t, 1, r.f.Peek(RegTrack))
+	run(0x38) // Step (in, as last), u
+	assert.Equal(t, 3, r.d.Cylinder())
+	assert.EqualValues(t, 2, r.f.Peek(RegTrack))
+	run(0x78) // Step Out, u
+	assert.Equal(t, 2, r.d.Cylinder())
+	assert.EqualValues(t, 1, r.f.Peek(RegTrack))
+	run(0x38) // Step: out now
+	assert.Equal(t, 1, r.d.Cylinder())
+	assert.EqualValues(t, 0, r.f.Peek(RegTrack))
+	run(0x68) // Step Out, no u
+	assert.Equal(t, 0, r.d.Cylinder())
+	r.f.Write(RegTrack, 9)
+	steps := len(r.times("fd0", floppy.Step, -1))
+	run(0x78) // Step Out at TR00: no pulse, track register 0
+	assert.Equal(t, steps, len(r.times("fd0", floppy.Step, -1)))
+	assert.EqualValues(t, 0, r.f.Peek(RegTrack))
+	assert.NotZero(t, r.f.Peek(RegStatus)&StTrack0)
+	// Restore from cylinder 7: steps out until TR00.
+	r.f.Write(RegData, 7)
+	run(0x18)
+	assert.Equal(t, 7, r.d.Cylinder())
+	run(0x0B) // Restore, h, 3 ms
+	assert.Equal(t, 0, r.d.Cylinder())
+	assert.EqualValues(t, 0, r.f.Peek(RegTrack))
+	// Verify on the wrong cylinder: the IDs say 7, the register 3.
+	r.f.Write(RegData, 7)
+	run(0x18)
+	r.f.Write(RegTrack, 3)
+	run(0x0C | 0x10 | 0x08) // Seek to 7 from "3" with V: four steps to 11
+	assert.Equal(t, 11, r.d.Cylinder())
+	assert.NotZero(t, r.f.Peek(RegStatus)&StSeekError)
+}
+
+// Restore without TR00 (no drive selected): 255 steps, then Seek Error.
+func TestRestoreGivesUp(t *testing.T) {
+	r := newRig(t, amp2(), false)
+	r.f.Select(0, nil)
+	r.cmd(0, 0x0B) // 3 ms
+	end, ok := r.waitIdle(2 * sched.Second)
+	require.True(t, ok)
+	assert.NotZero(t, r.f.Peek(RegStatus)&StSeekError)
+	assert.Equal(t, typeIDelay+255*3*ms, end)
+}
+
+// The 16 MHz clock (port 00 bit 7) halves the chip's times: 3 ms steps at
+// rate 00, and a DD disk recorded at 8 MHz shows no IDs (RNF).
+func TestClock16(t *testing.T) {
+	r := newRig(t, amp2(), false)
+	r.f.SetClock16(0, true)
+	r.f.Write(RegData, 2)
+	r.cmd(0, 0x18)
+	_, ok := r.waitIdle(sched.Second)
+	require.True(t, ok)
+	steps := r.times("fd0", floppy.Step, -1)
+	require.Len(t, steps, 2)
+	assert.Equal(t, 3*ms, steps[1]-steps[0])
+	r.f.Write(RegSector, 17)
+	r.cmd(r.s.Now(), 0x88)
+	_, ok = r.waitIdle(r.s.Now() + 2*sched.Second)
+	require.True(t, ok)
+	assert.NotZero(t, r.f.Peek(RegStatus)&StRNF)
+}
+
+// Multi-sector read (m) reads on until the sector number runs off the
+// track (RNF); deleted-mark write (a0) reads back with the record-type bit.
+func TestMultiSectorAndDeletedMark(t *testing.T) {
+	r := newRig(t, amp2(), false)
+	r.lag = 1 * us
+	r.f.Write(RegSector, 24)
+	r.cmd(0, 0x98) // Read Sector, m, h
+	_, ok := r.waitIdle(5 * sched.Second)
+	require.True(t, ok)
+	assert.Len(t, r.got, 3*512, "24, 25, 26")
+	assert.EqualValues(t, 27, r.f.Peek(RegSector))
+	assert.NotZero(t, r.f.Peek(RegStatus)&StRNF)
+	want := append(append([]byte{}, r.media.Store().Disk().Track(0, 0).Sectors[r.media.Store().Disk().Track(0, 0).Find(24)].Data...),
+		r.media.Store().Disk().Track(0, 0).Sectors[r.media.Store().Disk().Track(0, 0).Find(25)].Data...)
+	assert.Equal(t, want, r.got[:1024])
+
+	r.out = bytes.Repeat([]byte{0x77}, 512)
+	r.f.Write(RegSector, 20)
+	r.cmd(r.s.Now(), 0xA9) // Write Sector, h, a0 = deleted mark
+	_, ok = r.waitIdle(r.s.Now() + sched.Second)
+	require.True(t, ok)
+	r.got = nil
+	r.cmd(r.s.Now(), 0x88)
+	_, ok = r.waitIdle(r.s.Now() + sched.Second)
+	require.True(t, ok)
+	assert.NotZero(t, r.f.Peek(RegStatus)&StDeleted)
+	assert.Equal(t, bytes.Repeat([]byte{0x77}, 512), r.got)
+}
+
+// Read Track returns one revolution of cells from the index: the stream
+// the layout predicts, marks and CRCs included.
+func TestReadTrack(t *testing.T) {
+	r := newRig(t, amp2(), false)
+	r.lag = 1 * us
+	r.cmd(0, 0xE8)
+	_, ok := r.waitIdle(sched.Second)
+	require.True(t, ok)
+	tr, p := r.d.Head()
+	want := floppy.Stream(tr, *p)
+	require.Len(t, r.got, len(want))
+	for i, c := range want {
+		require.Equal(t, c.B, r.got[i], "cell %d", i)
+	}
+}
+
+// FM: Write Track with FM codes formats a single-density track that Read
+// Sector then reads at 64 us a byte.
+func TestFormatFM(t *testing.T) {
+	disk := fdimage.NewDisk(40, 2)
+	r := newRig(t, disk, false)
+	r.f.SetDensity(0, false)
+	r.lag = 2 * us
+	f := fdimage.Format{Name: "fm", Cylinders: 40, Heads: 2, Sectors: 8, Size: 256, FirstID: 1, Interleave: 1, FM: true}
+	want := f.NewTrack(0, 0, 0xE5)
+	r.out = floppy.FormatStream(&want, floppy.StandardLayout(&want, 200*ms))
+	r.cmd(0, 0xD0)
+	r.cmd(1*ms, 0xF8)
+	_, ok := r.waitIdle(sched.Second)
+	require.True(t, ok)
+	got := disk.Track(0, 0)
+	require.Len(t, got.Sectors, 8)
+	assert.True(t, got.FM)
+	for i := range got.Sectors {
+		assert.Equal(t, want.Sectors[i].R, got.Sectors[i].R)
+		assert.False(t, got.Sectors[i].BadCRC || got.Sectors[i].BadIDCRC)
+	}
+	r.got = nil
+	r.f.Write(RegSector, 3)
+	r.cmd(r.s.Now(), 0x88)
+	_, ok = r.waitIdle(r.s.Now() + sched.Second)
+	require.True(t, ok)
+	assert.Equal(t, bytes.Repeat([]byte{0xE5}, 256), r.got)
+	// In MFM the FM track shows no IDs.
+	r.f.SetDensity(0, true)
+	r.cmd(r.s.Now(), 0x88)
+	_, ok = r.waitIdle(r.s.Now() + 2*sched.Second)
+	require.True(t, ok)
+	assert.NotZero(t, r.f.Peek(RegStatus)&StRNF)
+}
+
+// The disk is ejected in the middle of a sector: nothing more arrives, no
+// index pulses count the command out, and D0 ends it.
+func TestEjectWhileReading(t *testing.T) {
+	r := newRig(t, amp2(), false)
+	r.lag = 1 * us
+	r.f.Write(RegSector, 17)
+	r.cmd(0, 0x88)
+	drq := func() int { return len(r.times("fdc", floppy.DRQ, 1)) }
+	for drq() < 100 {
+		r.s.Advance(r.s.Next())
+	}
+	r.d.Eject(r.s.Now())
+	r.s.Advance(r.s.Now() + 3*sched.Second)
+	assert.Less(t, drq(), 102)
+	assert.NotZero(t, r.f.Peek(RegStatus)&StBusy)
+	r.f.Write(RegCommand, 0xD0)
+	assert.Zero(t, r.f.Peek(RegStatus)&StBusy)
 }

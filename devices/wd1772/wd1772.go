@@ -224,6 +224,9 @@ func (f *FDC) setMotor(now sched.Time, on bool) {
 		return
 	}
 	f.motor = on
+	if !on {
+		f.status &^= StSpunUp // the next h = 0 command spins up again
+	}
 	if f.OnMotor != nil {
 		f.OnMotor(now, on)
 	}
@@ -436,9 +439,6 @@ func (f *FDC) step(now sched.Time) {
 			f.indexCount = 0
 			f.enter(now, sSpinUp)
 			return
-		}
-		if f.typeI {
-			f.status |= StSpunUp
 		}
 		f.begin(now)
 	case sSpinUp:
