@@ -1,0 +1,96 @@
+package cpmbios_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/lbplus/lbplus/devices/fdimage"
+	"github.com/lbplus/lbplus/emu"
+	"github.com/lbplus/lbplus/roms/cpmbios"
+)
+
+// floppyWith makes an amp2 image in dir with the system on it, changed by
+// edit before it is written (path ends .imd: an ImageDisk file, which can
+// record a bad sector).
+func floppyWith(t *testing.T, name string, edit func(d *fdimage.Disk)) string {
+	t.Helper()
+	f, err := fdimage.ParseFormat("amp2")
+	require.NoError(t, err)
+	d := f.NewDisk(0xE5)
+	require.NoError(t, cpmbios.InstallFloppy(d, f, ourSystem(t)))
+	if edit != nil {
+		edit(d)
+	}
+	path := filepath.Join(t.TempDir(), name)
+	require.NoError(t, fdimage.Create(path, f, d, "IMD 1.18: 01/12/2026 00:00:00"))
+	return path
+}
+
+// What a user sees when the disk is wrong: CP/M's messages, and no image
+// is changed by a refused write.
+func TestBadInputs(t *testing.T) {
+	t.Run("write-protected floppy", func(t *testing.T) {
+		path := floppyWith(t, "wp.imd", nil)
+		before, err := os.ReadFile(path)
+		require.NoError(t, err)
+		r := bootMachine(t, []emu.Floppy{{Drive: 0, Image: path, ReadOnly: true}}, nil)
+		require.NoError(t, r.ty.WaitFor("A>"))
+		r.cmd(t, "SAVE 1 X.COM", "Disk write protected")
+		require.NoError(t, r.ty.WaitFor("BDOS ERR ON A: BAD SECTOR"))
+		require.NoError(t, r.ty.Type("\x03"))
+		require.NoError(t, r.ty.WaitFor("A>"))
+		r.cmd(t, "DIR", "NO FILE\r\nA>")
+		after, err := os.ReadFile(path)
+		require.NoError(t, err)
+		assert.Equal(t, before, after, "the image is untouched")
+	})
+	t.Run("bad sector in an IMD", func(t *testing.T) {
+		// The first directory sector: CP/M track 2 = cylinder 1, side 0, ID 17.
+		path := floppyWith(t, "bad.imd", func(d *fdimage.Disk) {
+			tr := d.Track(1, 0)
+			tr.Sectors[tr.Find(17)].BadCRC = true
+		})
+		r := bootMachine(t, []emu.Floppy{{Drive: 0, Image: path}}, nil)
+		require.NoError(t, r.ty.WaitFor("BDOS ERR ON A: BAD SECTOR"))
+	})
+	t.Run("unformatted floppy in B:", func(t *testing.T) {
+		boot := floppyWith(t, "boot.imd", nil)
+		blank := filepath.Join(t.TempDir(), "blank.imd")
+		f, err := fdimage.ParseFormat("amp2")
+		require.NoError(t, err)
+		nd := fdimage.NewDisk(40, 2) // only the last track formatted: an IMD needs one
+		*nd.Track(39, 1) = f.NewTrack(39, 1, 0xE5)
+		require.NoError(t, fdimage.Create(blank, f, nd, "IMD 1.18: 01/12/2026 00:00:00"))
+		r := bootMachine(t, []emu.Floppy{{Drive: 0, Image: boot}, {Drive: 1, Image: blank}}, nil)
+		require.NoError(t, r.ty.WaitFor("A>"))
+		r.cmd(t, "DIR B:", "BDOS ERR ON B: SELECT")
+		require.NoError(t, r.ty.Type("x"))
+		require.NoError(t, r.ty.WaitFor("A>"))
+	})
+	t.Run("missing drive", func(t *testing.T) {
+		r := bootMachine(t, []emu.Floppy{{Drive: 0, Image: floppyWith(t, "a.imd", nil)}}, nil)
+		require.NoError(t, r.ty.WaitFor("A>"))
+		r.cmd(t, "DIR C:", "BDOS ERR ON C: SELECT")
+	})
+	t.Run("full disk", func(t *testing.T) {
+		// amp1 has 93 data blocks of 2 KB after its directory: eleven
+		// 16 KB files fit, the twelfth does not.
+		f, err := fdimage.ParseFormat("amp1")
+		require.NoError(t, err)
+		d := f.NewDisk(0xE5)
+		require.NoError(t, cpmbios.InstallFloppy(d, f, ourSystem(t)))
+		path := filepath.Join(t.TempDir(), "full.img")
+		require.NoError(t, fdimage.Create(path, f, d, ""))
+		r := bootMachine(t, []emu.Floppy{{Drive: 0, Image: path, Format: "amp1"}}, nil)
+		require.NoError(t, r.ty.WaitFor("A>"))
+		for i := 0; i < 11; i++ {
+			r.cmd(t, "SAVE 64 F"+string(rune('A'+i))+".COM", "A>")
+		}
+		assert.NotContains(t, r.tr.String(), "NO SPACE")
+		r.cmd(t, "SAVE 64 FULL.COM", "NO SPACE")
+	})
+}
