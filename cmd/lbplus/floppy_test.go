@@ -277,3 +277,54 @@ func TestRunMenuFloppy(t *testing.T) {
 		assert.Equal(t, 1, strings.Count(got, "\r\n"), line)
 	}
 }
+
+// Bad inputs as a user gives them, to `floppy info` and to `run --fdN`:
+// one line naming the file and the problem each, never a panic.
+func TestFloppyBadInputs(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.imd")
+	require.NoError(t, floppyCreate(&bytes.Buffer{}, good, "amp2", 0, stamp))
+	b, _ := os.ReadFile(good)
+	write := func(name string, data []byte) string {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, data, 0o644))
+		return p
+	}
+	cases := []struct {
+		name, path, want string
+	}{
+		{"missing", filepath.Join(dir, "none.imd"), "no such floppy image"},
+		{"directory", dir, "is a directory"},
+		{"truncated IMD", write("trunc.imd", b[:len(b)-1000]), "truncated"},
+		{"garbage header", write("junk.imd", []byte("this is not a disk image at all")), "not an ImageDisk file"},
+		{"odd raw size", write("odd.img", make([]byte, 300000)), "matches no format"},
+		{"ambiguous raw", write("amb.img", make([]byte, 409600)), "could be amp2 or amp3"},
+	}
+	for _, c := range cases {
+		err := floppyInfo(&bytes.Buffer{}, c.path, "")
+		require.Error(t, err, c.name)
+		assert.Contains(t, err.Error(), c.want, c.name)
+		assert.Contains(t, err.Error(), c.path, c.name)
+		assert.NotContains(t, err.Error(), "\n", c.name)
+
+		cfg := emu.DefaultConfig(emu.StubROM(0))
+		f, err := parseFloppyFlag(0, c.path)
+		require.NoError(t, err)
+		cfg.Floppies = []emu.Floppy{f}
+		_, err = emu.New(cfg)
+		require.Error(t, err, c.name)
+		assert.Contains(t, err.Error(), "floppy drive 0: "+c.path, c.name)
+		assert.NotContains(t, err.Error(), "\n", c.name)
+	}
+	// The same image in two drives: the second is refused (locked).
+	cfg := emu.DefaultConfig(emu.StubROM(0))
+	cfg.Floppies = []emu.Floppy{{Drive: 0, Image: good}, {Drive: 1, Image: good}}
+	_, err := emu.New(cfg)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "floppy drive 1: "+good+": image is in use")
+	// and the first drive's lock was released with the failed machine.
+	cfg.Floppies = cfg.Floppies[:1]
+	m, err := emu.New(cfg)
+	require.NoError(t, err)
+	m.Close()
+}
