@@ -1,6 +1,8 @@
 package debugger
 
 import (
+	"io"
+
 	"github.com/lbplus/lbplus/devices/floppy"
 	"github.com/lbplus/lbplus/devices/mcd403"
 	"github.com/lbplus/lbplus/emu"
@@ -10,7 +12,8 @@ import (
 	"github.com/lbplus/lbplus/z80host"
 )
 
-// Board adapts an emu.Board to Machine.
+// Board adapts an emu.Board to Machine (and to MemoryWatcher and
+// StateSaver).
 type Board struct{ B *emu.Board }
 
 // Now is the board's simulated time.
@@ -28,24 +31,35 @@ func (a Board) Stop() { a.B.Stop() }
 // Regs returns the CPU's registers.
 func (a Board) Regs() z80host.Regs { return a.B.CPU().Regs() }
 
-// SetHook installs the CPU hook.
+// SetHook installs h as one of the board's instruction observers; when h
+// asks to stop, the board stops before the instruction.
 func (a Board) SetHook(h z80host.Hook) {
-	if h == nil {
-		a.B.CPU().Hook = nil
-		return
-	}
-	a.B.CPU().Hook = h
+	a.B.ObserveInstructions(func(pc uint16, t uint64) {
+		if h.BeforeInstruction(pc, t) {
+			a.B.Stop()
+		}
+	})
 }
 
-// Peek reads memory through the board's read pages (the ROM overlay as the
-// CPU sees it); no memory cycle is made.
-func (a Board) Peek(addr uint16) uint8 {
-	r, _ := a.B.MemoryPages()
-	if p := r[addr>>8]; p != nil {
-		return p[addr&0xFF]
-	}
-	return a.B.RAM(addr)
+// WatchMemory adds a memory observer (every fetch, read and write) until
+// remove is called; while one is attached the CPU takes its slow path.
+func (a Board) WatchMemory(fn func(t uint64, addr uint16, v uint8, write bool)) (remove func()) {
+	return a.B.ObserveMemory(func(t uint64, addr uint16, v uint8, kind emu.MemAccess) {
+		if kind != emu.MemFetch {
+			fn(t, addr, v, kind == emu.MemWrite)
+		}
+	})
 }
+
+// SaveState writes the machine's state (docs/STATE.md).
+func (a Board) SaveState(w io.Writer) error { return a.B.SaveState(w) }
+
+// LoadState puts the machine in a saved state.
+func (a Board) LoadState(r io.Reader, name string) error { return a.B.LoadState(r, name) }
+
+// Peek reads memory as the CPU sees it (the ROM overlay included); no
+// memory cycle is made and no observer is told.
+func (a Board) Peek(addr uint16) uint8 { return a.B.Peek(addr) }
 
 // ForBoard returns a debugger on b, recording into rec, attached to every
 // signal of the board (Attach) and told which SCSI targets are tapes.
@@ -139,11 +153,5 @@ func Attach(d *Debugger, b *emu.Board, chip *ncr5380.Chip, bus *scsi.Bus) {
 			})
 		}
 	}
-	onIO := b.OnIO
-	b.OnIO = func(t uint64, port uint16, v uint8, out bool) {
-		if onIO != nil {
-			onIO(t, port, v, out)
-		}
-		d.IO(t, port, v, out)
-	}
+	b.ObserveIO(d.IO)
 }

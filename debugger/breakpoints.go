@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/lbplus/lbplus/asm"
+	"github.com/lbplus/lbplus/sched"
 	"github.com/lbplus/lbplus/scsi"
 )
 
@@ -32,6 +33,8 @@ type Breakpoint struct {
 	Desc    string
 
 	Addr, End uint16    // BreakExec, BreakMem
+	Read      bool      // BreakMem: stop on reads (with a memory observer)
+	Write     bool      // BreakMem: stop on writes
 	Cond      *asm.Expr // BreakExec: stop only when non-zero
 	Port      uint8     // BreakIO
 	Out       bool      // BreakIO: OUT (true) or IN
@@ -63,9 +66,22 @@ func (d *Debugger) add(bp *Breakpoint) *Breakpoint {
 // rebuild recomputes the execute bitmap and the slow-path flag.
 func (d *Debugger) rebuild() {
 	d.exec = [1024]uint64{}
+	mem := false
 	for _, bp := range d.bps {
 		if bp.Kind == BreakExec && bp.Enabled {
 			d.exec[bp.Addr>>6] |= 1 << (bp.Addr & 63)
+		}
+		mem = mem || bp.Kind == BreakMem && bp.Enabled
+	}
+	// A memory observer slows the CPU down: attached only while a
+	// watchpoint needs it.
+	if w, ok := d.m.(MemoryWatcher); ok {
+		switch {
+		case mem && d.memRemove == nil:
+			d.memRemove = w.WatchMemory(d.memAccess)
+		case !mem && d.memRemove != nil:
+			d.memRemove()
+			d.memRemove = nil
 		}
 	}
 	d.updateSlow()
@@ -107,20 +123,51 @@ func (d *Debugger) ToggleExec(addr uint16) {
 	}
 }
 
-// WatchMem stops after an instruction changes a byte in from..to. [A]
-// Until the machine reports memory cycles, a write is seen as a change of
-// value at the next instruction boundary: a write of the same value, and
-// reads, are not caught.
-func (d *Debugger) WatchMem(from, to uint16) (*Breakpoint, error) {
+// WatchMem stops after an instruction reads (read) or writes (write) a
+// byte in from..to. On a machine that reports memory cycles
+// (MemoryWatcher) every access counts, whatever the value; otherwise [A] a
+// write is seen as a change of value at the next instruction boundary and
+// reads cannot be watched.
+func (d *Debugger) WatchMem(from, to uint16, read, write bool) (*Breakpoint, error) {
 	if to < from {
 		return nil, fmt.Errorf("watch %04Xh-%04Xh: the range ends before it starts", from, to)
 	}
-	bp := &Breakpoint{Kind: BreakMem, Addr: from, End: to, Desc: fmt.Sprintf("memory %04Xh-%04Xh changes", from, to)}
+	if !read && !write {
+		return nil, fmt.Errorf("watch %04Xh-%04Xh: neither reads nor writes", from, to)
+	}
+	if _, ok := d.m.(MemoryWatcher); !ok && read {
+		return nil, fmt.Errorf("watch %04Xh-%04Xh: this machine does not report memory reads", from, to)
+	}
+	what := map[[2]bool]string{{true, false}: "read", {false, true}: "written", {true, true}: "read or written"}[[2]bool{read, write}]
+	bp := &Breakpoint{Kind: BreakMem, Addr: from, End: to, Read: read, Write: write,
+		Desc: fmt.Sprintf("memory %04Xh-%04Xh %s", from, to, what)}
 	bp.shadow = make([]byte, int(to)-int(from)+1)
 	for i := range bp.shadow {
 		bp.shadow[i] = d.m.Peek(from + uint16(i))
 	}
 	return d.add(bp), nil
+}
+
+// MemoryWatcher is a Machine that reports memory cycles (reads and writes,
+// not opcode fetches) to an observer until it is removed.
+type MemoryWatcher interface {
+	WatchMemory(fn func(t uint64, addr uint16, v uint8, write bool)) (remove func())
+}
+
+// memAccess is the memory observer: watchpoints on reads and writes.
+func (d *Debugger) memAccess(t uint64, addr uint16, v uint8, write bool) {
+	for _, bp := range d.bps {
+		if bp.Kind != BreakMem || !bp.Enabled || addr < bp.Addr || addr > bp.End || (write && !bp.Write) || (!write && !bp.Read) {
+			continue
+		}
+		bp.Hits++
+		what := "read of"
+		if write {
+			what = "write of"
+		}
+		d.halt(&Stop{Why: "watchpoint", T: sched.Time(t) * sched.TState, PC: d.curPC,
+			Text: fmt.Sprintf("watchpoint %d: %s %02Xh at %04Xh by the instruction at %s", bp.ID, what, v, addr, d.Syms.Label(d.curPC))})
+	}
 }
 
 // BreakIOPort stops after an IN (out false) or OUT (out true) on port,

@@ -1,7 +1,9 @@
 package debugger
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/lbplus/lbplus/asm"
@@ -117,6 +119,8 @@ type Debugger struct {
 
 	dsyms  *disasm.Symbols // Syms for the disassembler, rebuilt when Syms grows
 	dsymsN int
+
+	memRemove func() // the memory observer, while a watchpoint needs it
 }
 
 // probe is a counter checked at instruction boundaries (tape repositions,
@@ -207,7 +211,7 @@ func (d *Debugger) slowChecks(prevPC, pc uint16) bool {
 		d.lastRet = isReturn(d.code(pc))
 	}
 	for _, bp := range d.bps {
-		if bp.Kind != BreakMem || !bp.Enabled {
+		if bp.Kind != BreakMem || !bp.Enabled || d.memRemove != nil {
 			continue
 		}
 		for a := int(bp.Addr); a <= int(bp.End); a++ {
@@ -518,6 +522,38 @@ func (d *Debugger) StepFloppyCommand() (*Stop, error) { return d.runMode(stepFlo
 // StepIndex runs to the next index pulse of a floppy drive.
 func (d *Debugger) StepIndex() (*Stop, error) { return d.runMode(stepIndex) }
 
+// StateSaver is a Machine that can save and load its whole state.
+type StateSaver interface {
+	SaveState(w io.Writer) error
+	LoadState(r io.Reader, name string) error
+}
+
+// SaveState writes the machine's state (paused: at an instruction
+// boundary).
+func (d *Debugger) SaveState(w io.Writer) error {
+	s, ok := d.m.(StateSaver)
+	if !ok {
+		return errors.New("this machine cannot save its state")
+	}
+	return s.SaveState(w)
+}
+
+// LoadState puts the machine in a saved state. The recorder and the
+// history, which describe the run that was left, are cleared.
+func (d *Debugger) LoadState(r io.Reader, name string) error {
+	s, ok := d.m.(StateSaver)
+	if !ok {
+		return errors.New("this machine cannot load a state")
+	}
+	if err := s.LoadState(r, name); err != nil {
+		return err
+	}
+	d.Rec.Reset()
+	d.histN = 0
+	d.curPC = d.PC()
+	return nil
+}
+
 // History returns the last n executed instructions, oldest first.
 func (d *Debugger) History(n int) []HistEntry {
 	n = min(n, HistoryLen, int(d.histN))
@@ -533,7 +569,7 @@ func (d *Debugger) History(n int) []HistEntry {
 func (d *Debugger) updateSlow() {
 	d.slow = d.mode == stepOver || d.mode == stepOut || len(d.probes) > 0
 	for _, bp := range d.bps {
-		if bp.Kind == BreakMem && bp.Enabled {
+		if bp.Kind == BreakMem && bp.Enabled && d.memRemove == nil {
 			d.slow = true
 		}
 	}

@@ -1,11 +1,15 @@
 package debugger
 
 import (
+	"fmt"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/lbplus/lbplus/roms/monitor"
 	"github.com/lbplus/lbplus/sched"
 	"github.com/lbplus/lbplus/scsi"
 )
@@ -87,4 +91,51 @@ func TestPausedRunIsIdentical(t *testing.T) {
 	assert.Equal(t, plain.b.TraceHash(), dbg.b.TraceHash())
 	assert.Equal(t, plain.tr.String(), dbg.tr.String())
 	assert.Contains(t, dbg.tr.String(), "No boot disk")
+}
+
+// Watchpoints see every read and write on the machine's memory observer:
+// the boot ROM's copy of itself to 8000h reads 0000h and writes 8000h.
+func TestWatchpoints(t *testing.T) {
+	r := newRig(t, true)
+	rom, err := monitor.Image()
+	require.NoError(t, err)
+	w, err := r.d.WatchMem(0x8000, 0x8000, false, true)
+	require.NoError(t, err)
+	st, err := r.d.Continue(sched.Second)
+	require.NoError(t, err)
+	require.NotNil(t, st)
+	assert.Equal(t, "watchpoint", st.Why)
+	assert.Contains(t, st.Text, fmt.Sprintf("write of %02Xh at 8000h", rom[0]))
+	assert.Equal(t, rom[0], r.b.RAM(0x8000))
+	assert.Regexp(t, `^(ldir|ldi|ld \(|push|ex \(sp\))`, r.d.Disassemble(st.PC, 1)[0].Text, "the instruction that wrote")
+	require.NoError(t, r.d.Delete(w.ID))
+
+	_, err = r.d.WatchMem(0x0003, 0x0003, true, false)
+	require.NoError(t, err)
+	st, err = r.d.Continue(sched.Second)
+	require.NoError(t, err)
+	require.NotNil(t, st)
+	assert.Contains(t, st.Text, "read of")
+}
+
+// save and load through the text front-end: a run continued from a loaded
+// state ends exactly where the first continuation did.
+func TestTextSaveLoad(t *testing.T) {
+	_, x, out := textRig(t)
+	path := filepath.Join(t.TempDir(), "m.state")
+	for _, line := range []string{"continue 50ms", "save " + path, "continue 30ms", "regs", "time"} {
+		require.NoError(t, x.Exec(line), line)
+	}
+	first := out.String()
+	first = first[strings.Index(first, "AF="):]
+	out.Reset()
+	for _, line := range []string{"load " + path, "continue 30ms", "regs", "time"} {
+		require.NoError(t, x.Exec(line), line)
+	}
+	again := out.String()
+	assert.Contains(t, again, "loaded "+path)
+	again = again[strings.Index(again, "AF="):]
+	assert.Equal(t, first, again)
+	assert.Error(t, x.Exec("load "+path+".missing"))
+	assert.Error(t, x.Exec("save "+filepath.Join(path, "no", "dir")))
 }

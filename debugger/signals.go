@@ -112,6 +112,14 @@ func NewRecorder(capacity int) *Recorder {
 	return r
 }
 
+// Reset forgets every edge, segment and command (after loading a state:
+// the recording described another run). The signals' levels are kept.
+func (r *Recorder) Reset() {
+	r.head, r.n = 0, 0
+	r.dec.segHead, r.dec.segN, r.dec.cmdHead, r.dec.cmdN = 0, 0, 0, 0
+	r.dec.cur, r.dec.cmd, r.dec.prev = nil, nil, Segment{}
+}
+
 // Capacity is the number of edges kept.
 func (r *Recorder) Capacity() int { return len(r.edges) }
 

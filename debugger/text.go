@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 
@@ -46,7 +47,8 @@ const Help = `run control:
   fdcmd | index               run to the next WD1772 command, floppy index pulse
 breakpoints:
   b | break ADDR [if EXPR]    execute breakpoint; EXPR in assembler syntax with registers, symbols, PEEK(addr)
-  watch FROM [TO]             stop when a byte in FROM..TO changes
+  watch | rwatch | awatch FROM [TO]
+                              stop after a write / read / either of a byte in FROM..TO
   break in|out PORT [VALUE]   I/O port breakpoint
   break phase NAME            COMMAND, DATAIN, DATAOUT, STATUS, MSGIN, MSGOUT, SELECTION, BUSFREE
   break cdb OPCODE [target ID] | break select [ID] | break reposition | break lost
@@ -59,6 +61,7 @@ looking:
   timeline [SPAN] [COLS]      logic-analyser rows for the last SPAN (e.g. 200us)
   measure SIGNAL [AT]         cursors on two consecutive rising edges of SIGNAL at or after AT
 console:
+  save FILE | load FILE       the machine's state (docs/STATE.md)
   type TEXT                   type on the machine's terminal (\r for Return)
   console                     print what the machine printed
 quit`
@@ -136,9 +139,9 @@ func (x *Text) Exec(line string) error {
 		return x.step(d.StepIndex)
 	case "b", "break", "bp":
 		return x.breakCmd(args)
-	case "watch":
+	case "watch", "rwatch", "awatch":
 		if len(args) < 1 {
-			return errors.New("watch FROM [TO]")
+			return fmt.Errorf("%s FROM [TO]", cmd)
 		}
 		from, err := d.Syms.Address(args[0])
 		if err != nil {
@@ -150,7 +153,7 @@ func (x *Text) Exec(line string) error {
 				return err
 			}
 		}
-		bp, err := d.WatchMem(from, to)
+		bp, err := d.WatchMem(from, to, cmd != "watch", cmd != "rwatch")
 		if err != nil {
 			return err
 		}
@@ -240,6 +243,22 @@ func (x *Text) Exec(line string) error {
 			return err
 		}
 		fmt.Fprintf(x.Out, "%04Xh %d\n", v, v)
+	case "save", "load":
+		if len(args) != 1 {
+			return fmt.Errorf("%s FILE", cmd)
+		}
+		if cmd == "save" {
+			return saveState(d, args[0])
+		}
+		f, err := os.Open(args[0])
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := d.LoadState(f, args[0]); err != nil {
+			return err
+		}
+		fmt.Fprintf(x.Out, "loaded %s: %s\n", args[0], FormatTime(d.m.Now()))
 	case "time":
 		fmt.Fprintf(x.Out, "%s (T-state %d)\n", FormatTime(d.m.Now()), d.m.Now()/sched.TState)
 	case "ncr", "5380":
@@ -515,6 +534,34 @@ func (x *Text) Run(r io.Reader, prompt string, stopOnError bool) error {
 		}
 	}
 }
+
+// saveState writes the machine's state to path, durably: a temporary file
+// synced and renamed over path, so a failed save never leaves half a file.
+func saveState(d *Debugger, path string) error {
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	err = d.SaveState(f)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("save %s: %w", path, err)
+	}
+	return nil
+}
+
+// SaveStateFile is saveState for the window.
+func SaveStateFile(d *Debugger, path string) error { return saveState(d, path) }
 
 func parseByte(s string) (uint8, error) {
 	v, err := (&Symbols{}).Address(s)

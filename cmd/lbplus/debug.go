@@ -26,6 +26,7 @@ var debugFlags struct {
 	script string
 	syms   []string
 	edges  int
+	state  string
 }
 
 const debugLong = `Open the debugger on the machine lbplus run would build, with the same
@@ -67,6 +68,7 @@ func init() {
 	f.BoolVar(&debugFlags.text, "text", false, "debugger: text front-end on this terminal instead of the window")
 	f.StringVar(&debugFlags.script, "script", "", "debugger: run the commands in `FILE`, print what they show, exit")
 	f.StringArrayVar(&debugFlags.syms, "sym", nil, "debugger: symbol `FILE` written by lbplus asm --sym (repeatable)")
+	f.StringVar(&debugFlags.state, "state-file", "lbplus-debug.state", "debugger window: where F3 saves the machine's state and F4 loads it")
 	f.IntVar(&debugFlags.edges, "record-edges", debugger.DefaultEdges, "debugger: bus edges the signal recorder keeps (16 bytes each)")
 	run := runCmd.RunE
 	runCmd.RunE = func(cmd *cobra.Command, args []string) error {

@@ -18,7 +18,7 @@ func openWindow(d *debugger.Debugger, board *emu.Board, cfg emu.Config, toWindow
 	// each frame with as much simulated time as fits.
 	start := time.Now()
 	w := window.New(d, window.Options{Title: "lbplus debugger - " + cfg.ROMName, Chip: board.NCR5380(),
-		ConsoleIn: board.ConsoleInput, Panels: debugger.DevicePanels(board),
+		ConsoleIn: board.ConsoleInput, Panels: debugger.DevicePanels(board), StateFile: debugFlags.state,
 		HostElapsed: func() time.Duration { return time.Since(start) }})
 	*toWindow = w.Console
 	return window.Run(w)

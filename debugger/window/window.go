@@ -10,7 +10,8 @@
 // free views each frame, and every key is a core call. Keys: F5 run /
 // pause, F10 step over, F11 step into, Shift+F11 step out, F9 breakpoint
 // at the selected line, F6 step to the next phase, F7 to the next
-// command, F8 to the next bus byte, F2 speed (real time / maximum), Tab
+// command, F8 to the next bus byte, F2 speed (real time / maximum), F3
+// save the machine's state and F4 load it, Tab
 // keyboard to the console, + and - (or the wheel) zoom the timeline, the
 // arrows pan it, Home follows the present; in the timeline a left click
 // sets cursor A, a right click cursor B (with Shift: snapped to the next
@@ -22,6 +23,7 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"os"
 	"strings"
 	"time"
 
@@ -65,6 +67,9 @@ type Options struct {
 	ConsoleIn func(p []byte)
 	// Panels are the device panels.
 	Panels []debugger.Panel
+	// StateFile is where F3 saves the machine's state and F4 loads it
+	// from (default lbplus-debug.state).
+	StateFile string
 	// HostElapsed, if set, is the host's clock (from cmd/), used only to
 	// fill a frame at maximum speed; without it a frame at maximum speed
 	// runs MaxFrameBudget of simulated time.
@@ -229,6 +234,27 @@ func (w *Window) Key(k ebiten.Key, shift bool) {
 		if w.Selected < len(w.disLines) {
 			d.ToggleExec(w.disLines[w.Selected].Addr)
 		}
+	case ebiten.KeyF3, ebiten.KeyF4:
+		path := w.opt.StateFile
+		if path == "" {
+			path = "lbplus-debug.state"
+		}
+		w.speed = Paused
+		if k == ebiten.KeyF3 {
+			if err := debugger.SaveStateFile(d, path); err != nil {
+				w.Status = "error: " + err.Error()
+				return
+			}
+			w.Status = "saved the machine to " + path + " at " + debugger.FormatTime(d.Machine().Now())
+			return
+		}
+		if err := loadState(d, path); err != nil {
+			w.Status = "error: " + err.Error()
+			return
+		}
+		w.Status = "loaded " + path + ": " + debugger.FormatTime(d.Machine().Now())
+		w.TL.Follow = true
+		w.TL.Update(d.Machine().Now())
 	case ebiten.KeyF6:
 		w.step(d.StepPhase)
 	case ebiten.KeyF7:
@@ -255,7 +281,7 @@ func (w *Window) Key(k ebiten.Key, shift bool) {
 	}
 }
 
-var keys = []ebiten.Key{ebiten.KeyF2, ebiten.KeyF5, ebiten.KeyF6, ebiten.KeyF7, ebiten.KeyF8, ebiten.KeyF9,
+var keys = []ebiten.Key{ebiten.KeyF2, ebiten.KeyF3, ebiten.KeyF4, ebiten.KeyF5, ebiten.KeyF6, ebiten.KeyF7, ebiten.KeyF8, ebiten.KeyF9,
 	ebiten.KeyF10, ebiten.KeyF11, ebiten.KeyTab, ebiten.KeyEqual, ebiten.KeyKPAdd, ebiten.KeyMinus,
 	ebiten.KeyKPSubtract, ebiten.KeyArrowLeft, ebiten.KeyArrowRight, ebiten.KeyHome, ebiten.KeyPageUp, ebiten.KeyPageDown}
 
@@ -316,6 +342,15 @@ func (w *Window) input() {
 		w.Selected = (y - disArea.Min.Y - 18) / lineH
 		w.selectedSet = true
 	}
+}
+
+func loadState(d *debugger.Debugger, path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return d.LoadState(f, path)
 }
 
 // Type sends typed characters to the machine's terminal input (the
@@ -460,7 +495,7 @@ func (w *Window) drawTop(c *ebiten.Image) {
 	}
 	s := fmt.Sprintf("%-9s  %s  T=%d%s", strings.ToUpper(w.speed.String()), debugger.FormatTime(m.Now()), m.Now()/sched.TState, focus)
 	print(c, 8, 4, s, colText)
-	print(c, 700, 4, "F5 run/pause  F10 over  F11 into  Sh+F11 out  F9 break  F6 phase  F7 command  F8 byte  F2 speed  Tab console", colDim)
+	print(c, 520, 4, "F5 run/pause  F10 over  F11 into  Sh+F11 out  F9 break  F6 phase  F7 command  F8 byte  F2 speed  F3/F4 save/load  Tab console", colDim)
 }
 
 func (w *Window) drawRegs(c *ebiten.Image) {

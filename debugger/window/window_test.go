@@ -180,6 +180,31 @@ func TestWindowKeys(t *testing.T) {
 	})
 }
 
+// F3 saves the machine's state, F4 loads it back.
+func TestWindowSaveLoad(t *testing.T) {
+	w, b := newWindow(t)
+	w.opt.StateFile = filepath.Join(t.TempDir(), "w.state")
+	onGame(func() {
+		for i := 0; i < 100; i++ {
+			w.Key(ebiten.KeyF11, false)
+		}
+		pc, now := w.d.PC(), b.Now()
+		w.Key(ebiten.KeyF3, false)
+		require.Contains(t, w.Status, "saved the machine")
+		for i := 0; i < 100; i++ {
+			w.Key(ebiten.KeyF11, false)
+		}
+		require.NotEqual(t, now, b.Now())
+		w.Key(ebiten.KeyF4, false)
+		require.Contains(t, w.Status, "loaded")
+		assert.Equal(t, pc, w.d.PC())
+		assert.Equal(t, now, b.Now())
+		w.opt.StateFile = filepath.Join(t.TempDir(), "none", "x.state")
+		w.Key(ebiten.KeyF4, false)
+		assert.Contains(t, w.Status, "error:")
+	})
+}
+
 // The stack stays one level: step over a CALL returns to the next line.
 func TestWindowStepOver(t *testing.T) {
 	w, _ := newWindow(t)
