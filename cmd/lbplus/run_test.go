@@ -160,7 +160,7 @@ func TestRunTwoDisksAndTape(t *testing.T) {
 		st := b.SCSIDevice(id)
 		require.NotNil(t, st, "ID %d", id)
 		if c, ok := st.(*acb4000.Controller); ok {
-			assert.Equal(t, want, c.Stats.SectorsRead, "ID %d reads its block 0", id)
+			assert.Equal(t, want, c.Stats.BlocksRead, "ID %d reads its block 0", id)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/lbplus/lbplus/sched"
 	"github.com/lbplus/lbplus/scsi"
+	"github.com/lbplus/lbplus/scsi/scsidev"
 )
 
 // Opcodes the ACB-4000 executes [F ACB5500, MAME-acb4070, REFERENCE.md 5].
@@ -74,31 +75,26 @@ type Controller struct {
 	Stats Stats
 }
 
-// command is the state of the command in progress outside READ and WRITE.
+// command is the state of the command in progress outside READ and WRITE:
+// what every target model keeps (LUN, CDB, status, the short byte run) and
+// FORMAT's arguments.
 type command struct {
-	lun    int
-	cdb    []byte
-	status byte
-	out    []byte // sendBytes: the bytes to send
-	in     []byte // receiveBytes: the bytes received so far
-	inN    int    // receiveBytes: how many to take
-	inThen uint8  // receiveBytes: thenBuffer or thenModeSelect
-	fmtIL  int    // FORMAT UNIT interleave
-	fill   byte   // FORMAT UNIT fill byte
+	scsidev.Command
+	fmtIL int  // FORMAT UNIT interleave
+	fill  byte // FORMAT UNIT fill byte
 }
 
-// What follows receiveBytes.
+// What follows receiveBytes (scsidev.Command.Then).
 const (
 	thenBuffer     = 1 // WRITE BUFFER: into the buffer, GOOD
 	thenModeSelect = 2 // MODE SELECT: apply to cmd.lun's drive
 )
 
-// Continuations of the controller's bytes on the bus (scsi.Cont.Op).
+// Continuations of the controller's own bytes on the bus (scsi.Cont.Op),
+// after the byte runs' (scsidev.OpSend, OpReceive).
 const (
-	kSend     = 1 // sendBytes: Arg = index of the byte sent
-	kReceive  = 2 // receiveBytes
-	kHostSend = 3 // READ: Arg = index in the half of the byte sent
-	kHostRecv = 4 // WRITE: Arg = index in the half of the byte received
+	kHostSend = scsidev.OpModel + iota // READ: Arg = index in the half of the byte sent
+	kHostRecv                          // WRITE: Arg = index in the half of the byte received
 )
 
 // events are the controller's own steps: each is owned and named, so a
@@ -108,14 +104,12 @@ type events struct {
 	ecc                                        [2]sched.Event // per buffer half
 }
 
-// Stats counts controller activity for tests and reports.
-type Stats struct {
-	Commands       uint64
-	SectorsRead    uint64
-	SectorsWritten uint64
-	Seeks          uint64
-	Checks         uint64 // CHECK CONDITION statuses
-}
+// Stats counts controller activity for tests and reports: the counters
+// every target model keeps (BlocksRead and BlocksWritten are sectors).
+type Stats = scsidev.Stats
+
+// Counts implements scsidev.Device.
+func (c *Controller) Counts() scsidev.Stats { return c.Stats }
 
 // drive is one ST-506 drive: its medium, head position and mode.
 type drive struct {
@@ -203,9 +197,9 @@ func (c *Controller) bind(t *scsi.Target) {
 	c.s.Own(c.ownEvents()...)
 }
 
-func (c *Controller) ownEvents() []*sched.Event {
+func (c *Controller) ownEvents() scsidev.Events {
 	ev := &c.events
-	return []*sched.Event{&ev.decode, &ev.status, &ev.seek, &ev.noID, &ev.sector, &ev.format, &ev.ecc[0], &ev.ecc[1]}
+	return scsidev.Events{&ev.decode, &ev.status, &ev.seek, &ev.noID, &ev.sector, &ev.format, &ev.ecc[0], &ev.ecc[1]}
 }
 
 // after schedules the controller's own event e d from now.
@@ -214,11 +208,7 @@ func (c *Controller) after(e *sched.Event, d sched.Time) { c.s.ScheduleAfter(e, 
 // Reset implements scsi.Device: bus RST aborts the command. Sectors already
 // written stay written; the heads stay where they are.
 func (c *Controller) Reset() {
-	if c.s != nil {
-		for _, e := range c.ownEvents() {
-			c.s.Cancel(e)
-		}
-	}
+	c.ownEvents().Cancel(c.s)
 	c.x = nil
 	c.cmd = command{}
 	c.sense = sense{}
@@ -228,12 +218,13 @@ func (c *Controller) Reset() {
 func (c *Controller) Command(t *scsi.Target, cdb []byte) {
 	c.bind(t)
 	c.Stats.Commands++
-	c.cmd = command{lun: t.LUN(cdb), cdb: append([]byte(nil), cdb...)}
+	c.cmd = command{}
+	c.cmd.Start(t, cdb)
 	c.after(&c.events.decode, c.p.CommandOverhead)
 }
 
 func (c *Controller) execute(now sched.Time) {
-	lun, cdb := c.cmd.lun, c.cmd.cdb
+	lun, cdb := c.cmd.LUN, c.cmd.CDB
 	op := cdb[0]
 	if op == OpRequestSense {
 		c.requestSense(cdb)
@@ -310,13 +301,13 @@ func (c *Controller) check(s sense) {
 
 // finish ends the command after the firmware's wrap-up.
 func (c *Controller) finish(status byte) {
-	c.cmd.status = status
+	c.cmd.Status = status
 	c.after(&c.events.status, c.p.StatusOverhead)
 }
 
 func (c *Controller) sendStatus(sched.Time) {
 	c.x = nil
-	c.t.Complete(c.cmd.status)
+	c.t.Complete(c.cmd.Status)
 }
 
 // requestSense returns the 4-byte sense for any LUN (an initiator must be
@@ -334,36 +325,31 @@ func (c *Controller) requestSense(cdb []byte) {
 
 // sendBytes sends data (a copy is kept) as DATA IN, then GOOD.
 func (c *Controller) sendBytes(data []byte) {
-	c.cmd.out = append([]byte(nil), data...)
-	if len(c.cmd.out) == 0 {
+	if !c.cmd.Send(c.t, data) {
 		c.good()
-		return
 	}
-	c.t.SendK(scsi.DataIn, c.cmd.out[0], scsi.Cont{Op: kSend})
 }
 
 // receiveBytes takes n DATA OUT bytes, then goes on as then says.
 func (c *Controller) receiveBytes(n int, then uint8) {
-	c.cmd.in, c.cmd.inN, c.cmd.inThen = make([]byte, 0, n), n, then
-	c.t.ReceiveK(scsi.DataOut, scsi.Cont{Op: kReceive})
+	if !c.cmd.Receive(c.t, n, then) {
+		c.received()
+	}
 }
 
 // Continue implements scsi.Continuer: the next step after a byte.
 func (c *Controller) Continue(_ *scsi.Target, now sched.Time, k scsi.Cont, b byte) {
-	switch k.Op {
-	case kSend:
-		if i := k.Arg + 1; i < len(c.cmd.out) {
-			c.t.SendK(scsi.DataIn, c.cmd.out[i], scsi.Cont{Op: kSend, Arg: i})
-			return
-		}
+	switch c.cmd.Continue(c.t, k, b) {
+	case scsidev.Sent:
 		c.good()
-	case kReceive:
-		c.cmd.in = append(c.cmd.in, b)
-		if len(c.cmd.in) < c.cmd.inN {
-			c.t.ReceiveK(scsi.DataOut, scsi.Cont{Op: kReceive})
-			return
-		}
+		return
+	case scsidev.Received:
 		c.received()
+		return
+	case scsidev.Moving:
+		return
+	}
+	switch k.Op {
 	case kHostSend:
 		c.hostSent(now, k.Arg)
 	case kHostRecv:
@@ -373,14 +359,14 @@ func (c *Controller) Continue(_ *scsi.Target, now sched.Time, k scsi.Cont, b byt
 
 // received ends a receiveBytes.
 func (c *Controller) received() {
-	data := c.cmd.in
-	switch c.cmd.inThen {
+	data := c.cmd.In
+	switch c.cmd.Then {
 	case thenBuffer:
 		copy(c.buf[:], data)
 		c.good()
 	case thenModeSelect:
-		if err := c.drives[c.cmd.lun].applyMode(data); err != nil {
-			c.check(sense{code: SenseBadArgument, lun: c.cmd.lun})
+		if err := c.drives[c.cmd.LUN].applyMode(data); err != nil {
+			c.check(sense{code: SenseBadArgument, lun: c.cmd.LUN})
 			return
 		}
 		c.good()
@@ -509,7 +495,7 @@ func (c *Controller) formatUnit(now sched.Time, lun int, d *drive, cdb []byte) {
 // formatDone writes the new format into the image when the last track is
 // done.
 func (c *Controller) formatDone(sched.Time) {
-	lun := c.cmd.lun
+	lun := c.cmd.LUN
 	d := c.drives[lun]
 	if err := d.disk.format(c.cmd.fmtIL, c.cmd.fill); err != nil {
 		c.check(sense{code: SenseWriteFault, lun: lun})

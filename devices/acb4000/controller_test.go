@@ -77,7 +77,7 @@ func TestWriteReadRoundTripAndDurable(t *testing.T) {
 	st, in := r.run(t, rw(OpRead, 0, 10, 40), nil)
 	require.Equal(t, scsi.StatusGood, st)
 	assert.Equal(t, data, in)
-	assert.Equal(t, uint64(40), r.c.Stats.SectorsWritten)
+	assert.Equal(t, uint64(40), r.c.Stats.BlocksWritten)
 }
 
 func TestBufferCommands(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lbplus/lbplus/sched"
 	"github.com/lbplus/lbplus/scsi"
+	"github.com/lbplus/lbplus/scsi/scsidev"
 )
 
 type sectorObserver struct {
@@ -104,8 +105,8 @@ type State struct {
 // State returns the controller's state; looking changes nothing.
 func (c *Controller) State() State {
 	st := State{Sense: SenseState{c.sense.code, c.sense.valid, c.sense.lun, c.sense.lba}, Buffer: c.buf,
-		LUN: c.cmd.lun, CDB: clone(c.cmd.cdb), Status: c.cmd.status, Out: clone(c.cmd.out), In: clone(c.cmd.in),
-		InN: c.cmd.inN, InThen: c.cmd.inThen, FormatIL: c.cmd.fmtIL, FormatFill: c.cmd.fill, Stats: c.Stats, Bound: c.s != nil}
+		LUN: c.cmd.LUN, CDB: clone(c.cmd.CDB), Status: c.cmd.Status, Out: clone(c.cmd.Out), In: clone(c.cmd.In),
+		InN: c.cmd.InN, InThen: c.cmd.Then, FormatIL: c.cmd.fmtIL, FormatFill: c.cmd.fill, Stats: c.Stats, Bound: c.s != nil}
 	if x := c.x; x != nil {
 		ts := &TransferState{LUN: x.lun, Write: x.write, LBA: x.lba, Count: x.count, Disk: x.disk, Host: x.host,
 			DiskBusy: x.diskBusy, HostBusy: x.hostBusy, FwFree: x.fwFree, FmtFree: x.fmtFree, Failed: x.failed,
@@ -126,11 +127,7 @@ func (c *Controller) State() State {
 		st.Drives[i] = ds
 	}
 	if c.s != nil {
-		for _, e := range c.ownEvents() {
-			if e.Pending() {
-				st.PendingEvent = append(st.PendingEvent, e.Name())
-			}
-		}
+		st.PendingEvent = c.ownEvents().Pending()
 	}
 	return st
 }
@@ -159,8 +156,8 @@ func (c *Controller) SetState(st State) error {
 	}
 	c.sense = sense{code: st.Sense.Code, valid: st.Sense.Valid, lun: st.Sense.LUN, lba: st.Sense.LBA}
 	c.buf = st.Buffer
-	c.cmd = command{lun: st.LUN, cdb: clone(st.CDB), status: st.Status, out: clone(st.Out), in: clone(st.In),
-		inN: st.InN, inThen: st.InThen, fmtIL: st.FormatIL, fill: st.FormatFill}
+	c.cmd = command{Command: scsidev.Command{LUN: st.LUN, CDB: clone(st.CDB), Status: st.Status, Out: clone(st.Out),
+		In: clone(st.In), InN: st.InN, Then: st.InThen}, fmtIL: st.FormatIL, fill: st.FormatFill}
 	c.x = nil
 	if ts := st.Transfer; ts != nil {
 		x := &xfer{lun: ts.LUN, d: c.drives[ts.LUN], write: ts.Write, lba: ts.LBA, count: ts.Count, disk: ts.Disk,

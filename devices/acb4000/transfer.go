@@ -157,7 +157,7 @@ func (c *Controller) sectorDone(now sched.Time) {
 	x.fmtFree, x.fwFree = now, idAt
 	x.disk++
 	if x.write {
-		c.Stats.SectorsWritten++
+		c.Stats.BlocksWritten++
 		if err := x.d.disk.f.WriteBlock(int64(lba), buf); err != nil {
 			x.failed = true
 			c.check(sense{code: SenseWriteFault, valid: true, lun: x.lun, lba: lba})
@@ -179,7 +179,7 @@ func (c *Controller) sectorDone(now sched.Time) {
 		c.diskStep(now, x)
 		return
 	}
-	c.Stats.SectorsRead++
+	c.Stats.BlocksRead++
 	if err := x.d.disk.f.ReadBlock(int64(lba), buf); err != nil {
 		x.failed = true
 		c.check(sense{code: SenseUncorrectable, valid: true, lun: x.lun, lba: lba})

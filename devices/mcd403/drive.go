@@ -6,6 +6,7 @@ import (
 
 	"github.com/lbplus/lbplus/sched"
 	"github.com/lbplus/lbplus/scsi"
+	"github.com/lbplus/lbplus/scsi/scsidev"
 )
 
 // SCSI opcodes the drive answers (group 0, 6-byte CDBs) [A: the MCD-403's
@@ -35,8 +36,12 @@ const (
 	opWrite
 )
 
-// Stats counts what the drive did.
+// Stats counts what the drive did: the counters every target model keeps
+// (BlocksRead and BlocksWritten are tape blocks; Seeks are positioning
+// moves from standstill: first access, random access, rewind) and the
+// tape's own.
 type Stats struct {
+	scsidev.Stats
 	// Repositions: blocks read or written after the drive had stopped and
 	// backed up for them because the data (or the command) came too late
 	// while streaming: the audible stop-and-restart of the story.
@@ -44,11 +49,6 @@ type Stats struct {
 	// Misses: deadlines passed without the block ready (each is a stop and
 	// back-up; the last one of a run may never be followed by the block).
 	Misses int
-	// Seeks: positioning moves from standstill (first access, random
-	// access, rewind).
-	Seeks         int
-	BlocksWritten int
-	BlocksRead    int
 	// FIFOFull: times the DATA OUT FIFO filled while the block still had
 	// bytes to come (REQ held off until the firmware freed a chunk).
 	FIFOFull   int
@@ -72,12 +72,11 @@ type command struct {
 	drainN                 int        // bytes of the chunk being copied
 }
 
-// Continuations of the drive's bytes on the bus (scsi.Cont.Op).
+// Continuations of the drive's own bytes on the bus (scsi.Cont.Op), after
+// the byte runs' (scsidev.OpSend, OpReceive).
 const (
-	kSend      = 1 // sendBytes: Arg = index of the byte sent
-	kReceive   = 2 // receiveBytes
-	kBlockByte = 3 // a DATA OUT byte of a WRITE block
-	kBlockSent = 4 // a DATA IN byte of a READ block: Arg = its index
+	kBlockByte = scsidev.OpModel + iota // a DATA OUT byte of a WRITE block
+	kBlockSent                          // a DATA IN byte of a READ block: Arg = its index
 )
 
 // What follows the parameter bytes of receiveBytes.
@@ -95,14 +94,7 @@ type events struct {
 // pend holds the arguments of the pending events and of the short
 // transfers, as values.
 type pend struct {
-	lun    int
-	cdb    []byte
-	status byte
-
-	out  []byte // sendBytes
-	in   []byte // receiveBytes
-	inN  int
-	then uint8
+	scsidev.Command // LUN, CDB, status, the short byte run
 
 	deadlineB, launchB, slotB, writtenB, readB, checkedB int
 	deadlineOp, launchOp, slotOp                         op
@@ -203,8 +195,8 @@ func (d *Drive) bind(t *scsi.Target) {
 	d.t, d.s = t, t.Sched()
 	n := t.Name() + " "
 	e := &d.ev
-	e.command.Init(n+"command", func(now sched.Time) { d.execute(now, d.pend.lun, d.pend.cdb) })
-	e.status.Init(n+"status", func(sched.Time) { d.t.Complete(d.pend.status) })
+	e.command.Init(n+"command", func(now sched.Time) { d.execute(now, d.pend.LUN, d.pend.CDB) })
+	e.status.Init(n+"status", func(sched.Time) { d.t.Complete(d.pend.Status) })
 	e.rewound.Init(n+"rewound", func(sched.Time) { d.good() })
 	e.unloaded.Init(n+"unloaded", func(sched.Time) { d.loaded = false; d.good() })
 	e.loaded.Init(n+"loaded", func(sched.Time) { d.good() })
@@ -223,9 +215,9 @@ func (d *Drive) bind(t *scsi.Target) {
 	d.s.Own(d.events()...)
 }
 
-func (d *Drive) events() []*sched.Event {
+func (d *Drive) events() scsidev.Events {
 	e := &d.ev
-	return []*sched.Event{&e.command, &e.status, &e.rewound, &e.unloaded, &e.loaded, &e.plan, &e.positioned,
+	return scsidev.Events{&e.command, &e.status, &e.rewound, &e.unloaded, &e.loaded, &e.plan, &e.positioned,
 		&e.backedUp, &e.deadline, &e.launch, &e.slot, &e.written, &e.verified, &e.read, &e.checked, &e.chunk, &e.idle}
 }
 
@@ -242,6 +234,9 @@ func (d *Drive) Timing() scsi.Timing {
 
 // Stats returns the counters.
 func (d *Drive) Stats() Stats { return d.stats }
+
+// Counts implements scsidev.Device.
+func (d *Drive) Counts() scsidev.Stats { return d.stats.Stats }
 
 // Repositions is Stats().Repositions (for harnesses).
 func (d *Drive) Repositions() int { return d.stats.Repositions }
@@ -290,11 +285,7 @@ func (d *Drive) cancel(e *sched.Event) {
 // Reset is the bus RST: the command in progress is dropped (a block not yet
 // written is lost, it was never acknowledged); the tape stops.
 func (d *Drive) Reset() {
-	if d.s != nil {
-		for _, e := range d.events() {
-			d.s.Cancel(e)
-		}
-	}
+	d.events().Cancel(d.s)
 	d.plan1, d.idle = nil, nil
 	if d.cmd != nil && d.s != nil {
 		d.trace("bus reset: block %d dropped (%d bytes received, not acknowledged)", d.cmd.block, d.cmd.received)
@@ -312,13 +303,13 @@ func (d *Drive) Reset() {
 // Command implements scsi.Device.
 func (d *Drive) Command(t *scsi.Target, cdb []byte) {
 	d.bind(t)
-	d.pend.cdb = append([]byte(nil), cdb...)
-	d.pend.lun = t.LUN(cdb)
+	d.stats.Commands++
+	d.pend.Start(t, cdb)
 	d.at(d.s.Now()+d.p.CommandOverhead, &d.ev.command)
 }
 
 func (d *Drive) finish(status byte) {
-	d.pend.status = status
+	d.pend.Status = status
 	d.at(d.s.Now()+d.p.StatusOverhead, &d.ev.status)
 }
 
@@ -326,6 +317,7 @@ func (d *Drive) good() { d.finish(scsi.StatusGood) }
 
 func (d *Drive) check(s sense) {
 	d.sense = s
+	d.stats.Checks++
 	d.finish(scsi.StatusCheckCondition)
 }
 
@@ -475,47 +467,38 @@ func (d *Drive) modeSelected(data []byte) {
 
 // sendBytes sends data (a copy is kept) as DATA IN, then GOOD.
 func (d *Drive) sendBytes(data []byte) {
-	d.pend.out = append([]byte(nil), data...)
-	if len(data) == 0 {
+	if !d.pend.Send(d.t, data) {
 		d.good()
-		return
 	}
-	d.t.SendK(scsi.DataIn, d.pend.out[0], scsi.Cont{Op: kSend})
 }
 
 // receiveBytes takes n DATA OUT bytes, then goes on as then says.
 func (d *Drive) receiveBytes(n int, then uint8) {
-	d.pend.in, d.pend.inN, d.pend.then = make([]byte, 0, n), n, then
-	if n == 0 {
+	if !d.pend.Receive(d.t, n, then) {
 		d.received()
-		return
 	}
-	d.t.ReceiveK(scsi.DataOut, scsi.Cont{Op: kReceive})
 }
 
 func (d *Drive) received() {
-	switch d.pend.then {
+	switch d.pend.Then {
 	case thenModeSelect:
-		d.modeSelected(d.pend.in)
+		d.modeSelected(d.pend.In)
 	}
 }
 
 // Continue implements scsi.Continuer: the next step after a byte.
 func (d *Drive) Continue(_ *scsi.Target, now sched.Time, k scsi.Cont, b byte) {
-	switch k.Op {
-	case kSend:
-		if i := k.Arg + 1; i < len(d.pend.out) {
-			d.t.SendK(scsi.DataIn, d.pend.out[i], scsi.Cont{Op: kSend, Arg: i})
-			return
-		}
+	switch d.pend.Continue(d.t, k, b) {
+	case scsidev.Sent:
 		d.good()
-	case kReceive:
-		d.pend.in = append(d.pend.in, b)
-		if len(d.pend.in) < d.pend.inN {
-			d.t.ReceiveK(scsi.DataOut, scsi.Cont{Op: kReceive})
-			return
-		}
+		return
+	case scsidev.Received:
 		d.received()
+		return
+	case scsidev.Moving:
+		return
+	}
+	switch k.Op {
 	case kBlockByte:
 		d.blockByte(now, b)
 	case kBlockSent:

@@ -101,7 +101,7 @@ func TestWriteReadRoundTrip(t *testing.T) {
 	res := r.run(t, rw(OpWrite, 10, 2), data)
 	require.Equal(t, byte(scsi.StatusGood), res.Status)
 	assert.Equal(t, 2*8192, res.DataOut)
-	assert.Equal(t, 2, r.d.Stats().BlocksWritten)
+	assert.Equal(t, uint64(2), r.d.Stats().BlocksWritten)
 	res = r.run(t, rw(OpRead, 10, 2), nil)
 	require.Equal(t, byte(scsi.StatusGood), res.Status)
 	assert.Equal(t, data, res.DataIn)
@@ -350,7 +350,7 @@ func TestTurnaroundEndAndSeek(t *testing.T) {
 		require.Equal(t, byte(scsi.StatusGood), r.run(t, rw(OpWrite, b, 1), make([]byte, 8192)).Status)
 	}
 	assert.Zero(t, r.d.Stats().Repositions)
-	assert.Equal(t, 1, r.d.Stats().Seeks, "the first block is a seek from the load point")
+	assert.Equal(t, uint64(1), r.d.Stats().Seeks, "the first block is a seek from the load point")
 	require.Len(t, at, 6)
 	k := 3 * p.SlotTime
 	assert.Equal(t, []sched.Time{k, k, k + p.Turnaround, k, k}, []sched.Time{at[1] - at[0], at[2] - at[1], at[3] - at[2], at[4] - at[3], at[5] - at[4]})
@@ -358,7 +358,7 @@ func TestTurnaroundEndAndSeek(t *testing.T) {
 	res := r.run(t, rw(OpWrite, 4847, 1), pattern(4847, 8192))
 	require.Equal(t, byte(scsi.StatusGood), res.Status)
 	assert.True(t, r.d.Tape().Written(4847))
-	assert.Equal(t, 2, r.d.Stats().Seeks)
+	assert.Equal(t, uint64(2), r.d.Stats().Seeks)
 	assert.Less(t, res.End-res.Start, 20*60*sched.Second, "searched at SearchFactor speed")
 }
 

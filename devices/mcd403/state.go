@@ -8,6 +8,7 @@ import (
 
 	"github.com/lbplus/lbplus/sched"
 	"github.com/lbplus/lbplus/scsi"
+	"github.com/lbplus/lbplus/scsi/scsidev"
 )
 
 type decisionObserver struct {
@@ -120,7 +121,7 @@ func (d *Drive) State() State {
 	st := State{Loaded: d.loaded, RetensionUntil: d.retensionUntil, Moving: d.moving, X0: d.x0, T0: d.t0,
 		BusyUntil: d.busyUntil, Target: d.target, TargetWrite: d.targetOp == opWrite, BackedUpFor: d.backedUpFor,
 		Sense: d.sense.fields(), Stats: d.stats,
-		LUN: p.lun, CDB: clone(p.cdb), Status: p.status, Out: clone(p.out), In: clone(p.in), InN: p.inN, Then: p.then,
+		LUN: p.LUN, CDB: clone(p.CDB), Status: p.Status, Out: clone(p.Out), In: clone(p.In), InN: p.InN, Then: p.Then,
 		DeadlineB: p.deadlineB, LaunchB: p.launchB, SlotB: p.slotB, WrittenB: p.writtenB, ReadB: p.readB, CheckedB: p.checkedB,
 		DeadlineOp: uint8(p.deadlineOp), LaunchOp: uint8(p.launchOp), SlotOp: uint8(p.slotOp),
 		DeadlineSlot: p.deadlineSlot, LaunchAt: p.launchAt, CheckedFail: p.checkedFail, CheckedBlank: p.checkedBlank}
@@ -193,8 +194,8 @@ func (d *Drive) SetState(st State) error {
 		d.targetOp = opWrite
 	}
 	d.sense, d.stats, d.plan1, d.idle = senseFrom(st.Sense), st.Stats, plan1, idle
-	d.pend = pend{lun: st.LUN, cdb: clone(st.CDB), status: st.Status, out: clone(st.Out), in: clone(st.In), inN: st.InN,
-		then: st.Then, deadlineB: st.DeadlineB, launchB: st.LaunchB, slotB: st.SlotB, writtenB: st.WrittenB,
+	d.pend = pend{Command: scsidev.Command{LUN: st.LUN, CDB: clone(st.CDB), Status: st.Status, Out: clone(st.Out),
+		In: clone(st.In), InN: st.InN, Then: st.Then}, deadlineB: st.DeadlineB, launchB: st.LaunchB, slotB: st.SlotB, writtenB: st.WrittenB,
 		readB: st.ReadB, checkedB: st.CheckedB, deadlineOp: op(st.DeadlineOp), launchOp: op(st.LaunchOp),
 		slotOp: op(st.SlotOp), deadlineSlot: st.DeadlineSlot, launchAt: st.LaunchAt,
 		checkedFail: st.CheckedFail, checkedBlank: st.CheckedBlank}

@@ -7,11 +7,20 @@
 // command line (`--scsi 0=acb4000:hd0.img`) and its Attach function. The
 // board keeps a registry of types by name (emu), so a new target type is one
 // package plus one registration line there.
+//
+// What a model shares with every other: Command (LUN, CDB, the status it
+// ends with, and the short byte runs, sent or received one engine
+// continuation per byte with one step for the model when the run ends),
+// Events (its own named events as a group, cancelled together on bus RST),
+// and Stats (the counters every model keeps, beside its own). Transfers
+// paced by mechanics stay the model's: one callback per sector (acb4000) or
+// tape block (mcd403).
 package scsidev
 
 import (
 	"fmt"
 
+	"github.com/lbplus/lbplus/sched"
 	"github.com/lbplus/lbplus/scsi"
 )
 
@@ -40,6 +49,8 @@ type Device interface {
 	// Close releases the images (their locks); acknowledged writes are
 	// already durable.
 	Close() error
+	// Counts returns the counters every model keeps (Stats).
+	Counts() Stats
 }
 
 // Type is one kind of SCSI device a machine can hold.
@@ -74,4 +85,135 @@ func ParamsOf[P any](s Spec, def P) (P, error) {
 type Saver interface {
 	SaveState() ([]byte, error)
 	LoadState(data []byte) error
+}
+
+// Command is what every target model keeps of the command in progress, in
+// the same way: its LUN and CDB, the status it will end with, and the short
+// byte run (sense, mode data, a buffer) moving through the target engine.
+// Transfers paced by mechanics (sectors, tape blocks) are the model's own;
+// they move one callback per byte through the engine's continuations and
+// one per sector or block through the model. The fields are exported so a
+// model's save state holds them as they are.
+type Command struct {
+	LUN    int
+	CDB    []byte
+	Status byte
+	Out    []byte // Send: the bytes being sent
+	In     []byte // Receive: the bytes received so far
+	InN    int    // Receive: how many to take
+	Then   uint8  // Receive: the model's next step once they are in
+}
+
+// Continuation ops of the byte runs. A model numbers its own ops from
+// OpModel on, so one Continue serves both.
+const (
+	OpSend    = 1 // Arg = index of the byte sent
+	OpReceive = 2
+	OpModel   = 3
+)
+
+// Start begins a command: its LUN from the CDB (or the IDENTIFY message).
+func (c *Command) Start(t *scsi.Target, cdb []byte) {
+	*c = Command{LUN: t.LUN(cdb), CDB: append([]byte(nil), cdb...)}
+}
+
+// Send starts DATA IN of data (a copy is kept). It reports false, sending
+// nothing, when data is empty: the model ends the command itself.
+func (c *Command) Send(t *scsi.Target, data []byte) bool {
+	c.Out = append([]byte(nil), data...)
+	if len(c.Out) == 0 {
+		return false
+	}
+	t.SendK(scsi.DataIn, c.Out[0], scsi.Cont{Op: OpSend})
+	return true
+}
+
+// Receive starts DATA OUT of n bytes; then is kept for the model. It
+// reports false, taking nothing, when n is 0.
+func (c *Command) Receive(t *scsi.Target, n int, then uint8) bool {
+	c.In, c.InN, c.Then = make([]byte, 0, n), n, then
+	if n == 0 {
+		return false
+	}
+	t.ReceiveK(scsi.DataOut, scsi.Cont{Op: OpReceive})
+	return true
+}
+
+// Step is what Continue did with a continuation.
+type Step uint8
+
+const (
+	Moving   Step = iota // the run goes on: the next byte is under way
+	Sent                 // every byte of Out is sent
+	Received             // In holds InN bytes; Then says what follows
+	ModelOp              // not a run's op: the model's own
+)
+
+// Continue takes the engine's continuation k (b is the byte received, for
+// DATA OUT) and moves the run on by one byte, or says that it ended.
+func (c *Command) Continue(t *scsi.Target, k scsi.Cont, b byte) Step {
+	switch k.Op {
+	case OpSend:
+		if i := k.Arg + 1; i < len(c.Out) {
+			t.SendK(scsi.DataIn, c.Out[i], scsi.Cont{Op: OpSend, Arg: i})
+			return Moving
+		}
+		return Sent
+	case OpReceive:
+		c.In = append(c.In, b)
+		if len(c.In) < c.InN {
+			t.ReceiveK(scsi.DataOut, scsi.Cont{Op: OpReceive})
+			return Moving
+		}
+		return Received
+	}
+	return ModelOp
+}
+
+// Clone returns a deep copy (for save states: looking changes nothing).
+func (c Command) Clone() Command {
+	c.CDB, c.Out, c.In = clone(c.CDB), clone(c.Out), clone(c.In)
+	return c
+}
+
+func clone(b []byte) []byte {
+	if b == nil {
+		return nil
+	}
+	return append([]byte(nil), b...)
+}
+
+// Events is a model's own events as one group: named after its target once
+// (sched.Event.Init), cancelled together when the bus is reset.
+type Events []*sched.Event
+
+// Cancel cancels every pending event of the group.
+func (g Events) Cancel(s *sched.Scheduler) {
+	if s == nil {
+		return
+	}
+	for _, e := range g {
+		s.Cancel(e)
+	}
+}
+
+// Pending lists the names of the group's pending events (save states).
+func (g Events) Pending() []string {
+	var names []string
+	for _, e := range g {
+		if e.Pending() {
+			names = append(names, e.Name())
+		}
+	}
+	return names
+}
+
+// Stats is the shape of the counters every target model keeps; a model
+// adds its own beside them (the tape's repositions).
+type Stats struct {
+	Commands      uint64 // CDBs taken
+	Checks        uint64 // CHECK CONDITION statuses
+	BlocksRead    uint64 // sectors or tape blocks read from the medium
+	BlocksWritten uint64 // sectors or tape blocks written to the medium
+	Seeks         uint64 // positioning moves
 }
