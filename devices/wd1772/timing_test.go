@@ -214,3 +214,29 @@ func TestEmptyDriveWaitsForever(t *testing.T) {
 	r.f.Write(RegCommand, 0xD0) // again, not busy: type I status
 	assert.NotZero(t, r.f.Peek(RegStatus)&StTrack0)
 }
+
+// E on a type II command: 15 ms of settling before the ID search.
+func TestSettleTypeII(t *testing.T) {
+	r := newRig(t, amp2(), false)
+	r.lag = us
+	r.f.Write(RegSector, 17)
+	r.cmd(0, 0x8C) // Read Sector, h, E
+	_, ok := r.waitIdle(sched.Second)
+	require.True(t, ok)
+	var settle, search sched.Time = -1, -1
+	for _, e := range r.log {
+		if e.who == "fdc" && e.s == floppy.State {
+			switch state(e.v) {
+			case sSettle:
+				settle = e.at
+			case sSearch:
+				if search < 0 {
+					search = e.at
+				}
+			}
+		}
+	}
+	assert.Equal(t, 4*us, settle, "after the type II command delay")
+	assert.Equal(t, 15*ms, search-settle)
+	assert.Len(t, r.got, 512)
+}

@@ -15,6 +15,7 @@ import (
 	"github.com/lbplus/lbplus/devices/fdimage"
 	"github.com/lbplus/lbplus/devices/floppy"
 	"github.com/lbplus/lbplus/devices/wd1772"
+	"github.com/lbplus/lbplus/emu"
 	"github.com/lbplus/lbplus/sched"
 )
 
@@ -188,4 +189,67 @@ func TestZ80WriteToReadOnlyImage(t *testing.T) {
 	after, err := os.ReadFile(path)
 	require.NoError(t, err)
 	assert.Equal(t, before, after)
+}
+
+// A Z80 format of 9 sectors on a raw amp2 image, which holds 10 a track:
+// the run stops with one clear error and the file is unchanged.
+func TestZ80FormatRawCannotHold(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "a.img")
+	f, _ := fdimage.ParseFormat("amp2")
+	require.NoError(t, fdimage.Create(path, f, f.NewDisk(0xE5), ""))
+	before, _ := os.ReadFile(path)
+	b, err := NewBoard(nil, false)
+	require.NoError(t, err)
+	defer b.Close()
+	require.NoError(t, b.InsertFloppy(0, path, fdimage.Options{Format: "amp2"}))
+	nine := fdimage.Format{Name: "x", Cylinders: 40, Heads: 2, Sectors: 9, Size: 512, FirstID: 17, Interleave: 1}.NewTrack(0, 0, 0xE5)
+	stream := floppy.FormatStream(&nine, floppy.StandardLayout(&nine, 200*sched.Millisecond))
+	p, err := Build(BaseLoop)
+	require.NoError(t, err)
+	var s Script
+	s.Latch(0x01)
+	s.TypeI(0x08, 0)
+	s.WriteTrack(0x10, byte((len(stream)+255)/256))
+	_, err = Exec(b, p, s, map[byte][]byte{0x10: stream}, 5*sched.Second)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), path)
+	assert.Contains(t, err.Error(), "holds 10 sectors a track, not 9")
+	after, _ := os.ReadFile(path)
+	assert.Equal(t, before, after)
+}
+
+// The jumpers: WD1772 DRQ -> DART RIA (RR0 bit 4 of channel A) and INTRQ ->
+// CTC CLK/TRG3 (channel 3 counts the interrupts).
+func TestFDCJumpers(t *testing.T) {
+	f, _ := fdimage.ParseFormat("amp2")
+	cfg := emu.DefaultConfig(emu.StubROM(0x0100))
+	cfg.Floppies = []emu.Floppy{{Drive: 0}}
+	cfg.Jumpers.FDCDrqToRIA = true
+	cfg.Jumpers.FDCIntrqToTRG3 = true
+	b, err := emu.New(cfg)
+	require.NoError(t, err)
+	defer b.Close()
+	require.NoError(t, b.InsertFloppyDisk(0, "x", f.NewDisk(0xE5), false))
+	var intrq []bool
+	b.FDC().Observe(func(now sched.Time, _ string, sig floppy.Signal, v int) {
+		if sig == floppy.INTRQ {
+			intrq = append(intrq, v != 0)
+		}
+	})
+	b.Out(0x70, 0x57, 0) // CTC 3: counter, rising edge, time constant follows
+	b.Out(0x70, 0x10, 4)
+	b.Out(0x00, 0x41, 8)
+	b.Out(0xC0, 0xC8, 12) // Read Address, nobody reads: the last DRQ stays up
+	require.NoError(t, b.RunFor(300*sched.Millisecond))
+	require.True(t, b.FDC().DRQ())
+	t0 := b.CPU().T()
+	rr0, _ := b.In(0x84, t0)
+	assert.NotZero(t, rr0&0x10, "RIA = DRQ")
+	b.In(0xC7, t0+20) // the data read drops DRQ and ends the command (INTRQ)
+	rr0, _ = b.In(0x84, t0+40)
+	assert.Zero(t, rr0&0x10)
+	assert.Equal(t, []bool{true}, intrq)
+	n, _ := b.In(0x70, t0+60)
+	assert.Equal(t, uint8(0x0F), n, "CTC 3 counted the INTRQ edge")
 }
