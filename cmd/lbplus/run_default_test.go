@@ -19,8 +19,20 @@ import (
 // the last want. It returns the console output.
 func runScript(t *testing.T, want, script []string) string {
 	t.Helper()
+	return runScriptWith(t, nil, want, script)
+}
+
+// runScriptWith is runScript with setup changing the flags (after they
+// are reset to the defaults).
+func runScriptWith(t *testing.T, setup func(), want, script []string) string {
+	t.Helper()
 	runFlags.rom, runFlags.speed, runFlags.console, runFlags.scsiID = "", "max", "stdio", 7
 	runFlags.hd0, runFlags.lun1, runFlags.tape, runFlags.machine, runFlags.scsi = "", "", "", "", nil
+	fdFlags = [4]string{}
+	t.Cleanup(func() { runFlags.hd0, fdFlags = "", [4]string{} })
+	if setup != nil {
+		setup()
+	}
 	inR, inW, err := os.Pipe()
 	require.NoError(t, err)
 	outR, outW, err := os.Pipe()

@@ -18,20 +18,25 @@ import (
 var sysgenFlags struct {
 	ccpBDOS string
 	burst   string
+	format  string
 }
 
 var sysgenCmd = &cobra.Command{
 	Use:   "sysgen [--ccp-bdos FILE] IMAGE",
 	Short: "Write the CP/M system (boot loader, CCP+BDOS, BIOS) to a system disk",
-	Long: `Rewrite the system blocks of an lbplus CP/M hard disk (one made with
-lbplus disk create --system): the boot loader, the CCP and BDOS, and the
-BIOS. Files on the disk stay. --ccp-bdos FILE installs your own CCP+BDOS
+	Long: `Rewrite the system of an lbplus CP/M hard disk (one made with lbplus disk
+create --system) or the system tracks of an Ampro-format floppy image (.imd
+or raw; --format amp2 for a raw image whose size is ambiguous): the boot
+loader, the CCP and BDOS, and the BIOS. Files on the disk stay. --ccp-bdos FILE installs your own CCP+BDOS
 instead of lbplus's: 5632 bytes (CCP 0800h + BDOS 0E00h) assembled for the
 CCP at D400h, BDOS at DC00h (DR CP/M 2.2's 60K layout; docs/CPM.md), e.g.
 Digital Research's CP/M 2.2 or ZCPR/ZRDOS. --transfer byte|burst chooses how
 the BIOS moves SCSI data (default: keep the disk's setting).`,
 	Args: cobra.ExactArgs(1),
 	RunE: func(cmd *cobra.Command, args []string) error {
+		if _, err := os.Stat(image.SidecarPath(args[0])); err != nil {
+			return sysgenFloppy(cmd.OutOrStdout(), args[0], sysgenFlags.ccpBDOS, sysgenFlags.format)
+		}
 		return sysgen(cmd.OutOrStdout(), args[0], sysgenFlags.ccpBDOS, sysgenFlags.burst)
 	},
 }
@@ -40,6 +45,7 @@ func init() {
 	f := sysgenCmd.Flags()
 	f.StringVar(&sysgenFlags.ccpBDOS, "ccp-bdos", "", "CCP+BDOS image `FILE` (5632 bytes for CCP D400h) instead of lbplus's")
 	f.StringVar(&sysgenFlags.burst, "transfer", "", "SCSI data transfers of the BIOS: byte or burst (default: as the disk has it)")
+	f.StringVar(&sysgenFlags.format, "format", "", "floppy: the format of a raw image whose size is ambiguous (amp2 or amp3)")
 	rootCmd.AddCommand(sysgenCmd)
 }
 
@@ -208,4 +214,29 @@ func floppySystem(path string, f fdimage.Format, d *fdimage.Disk) error {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return nil
+}
+
+// sysgenFloppy writes the system tracks of a floppy image.
+func sysgenFloppy(w io.Writer, path, ccpFile, format string) error {
+	sys, err := ccpBDOSImage(ccpFile)
+	if err != nil {
+		return err
+	}
+	im, err := fdimage.Open(path, fdimage.Options{Format: format})
+	if err != nil {
+		return err
+	}
+	if err := cpmbios.InstallFloppyImage(im, sys); err != nil {
+		im.Close()
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if err := im.Close(); err != nil {
+		return err
+	}
+	what := "lbplus CCP+BDOS"
+	if ccpFile != "" {
+		what = "CCP+BDOS from " + ccpFile
+	}
+	_, err = fmt.Fprintf(w, "%s: CP/M 2.2 system tracks written (%s, lbplus BIOS)\n", path, what)
+	return err
 }
