@@ -139,3 +139,21 @@ func TestTextSaveLoad(t *testing.T) {
 	assert.Error(t, x.Exec("load "+path+".missing"))
 	assert.Error(t, x.Exec("save "+filepath.Join(path, "no", "dir")))
 }
+
+// The backtrace at the COMMAND phase of the boot READ names the routines
+// the ROM called to get there.
+func TestBacktrace(t *testing.T) {
+	r := newRig(t, true)
+	r.d.BreakOnPhase(scsi.Command)
+	st, err := r.d.Continue(10 * sched.Second)
+	require.NoError(t, err)
+	require.NotNil(t, st)
+	bt := r.d.Backtrace(8, 64)
+	require.NotEmpty(t, bt)
+	for _, f := range bt {
+		assert.Equal(t, f.Return, f.Call+3, "every frame here is a CALL")
+		assert.Equal(t, f.Return, uint16(r.d.m.Peek(f.SP))|uint16(r.d.m.Peek(f.SP+1))<<8)
+	}
+	// The innermost call went to the routine the PC is in.
+	assert.LessOrEqual(t, bt[0].Target, r.d.PC())
+}

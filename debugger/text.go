@@ -54,7 +54,7 @@ breakpoints:
   break cdb OPCODE [target ID] | break select [ID] | break reposition | break lost
   breaks | delete ID | enable ID | disable ID
 looking:
-  regs | dis [ADDR] [N] | mem ADDR [N] | stack [N] | history [N] | print EXPR | time
+  regs | dis [ADDR] [N] | mem ADDR [N] | stack [N] | bt | history [N] | print EXPR | time
   ncr                         the 5380's registers, bit by bit
   bus                         the SCSI lines and the current phase
   phases [N] | commands [N]   decoded bus phases and commands
@@ -224,6 +224,11 @@ func (x *Text) Exec(line string) error {
 			a := sp + uint16(2*i)
 			w := uint16(d.m.Peek(a)) | uint16(d.m.Peek(a+1))<<8
 			fmt.Fprintf(x.Out, "%04X  %04X  %s\n", a, w, d.Syms.Label(w))
+		}
+	case "bt", "backtrace":
+		fmt.Fprintf(x.Out, "#0  %s\n", d.Syms.Label(d.PC()))
+		for i, f := range d.Backtrace(16, 256) {
+			fmt.Fprintf(x.Out, "#%d  %s  (called %s; return address at SP %04X)\n", i+1, d.Syms.Label(f.Call), d.Syms.Label(f.Target), f.SP)
 		}
 	case "history":
 		n := 16

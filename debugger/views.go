@@ -164,3 +164,35 @@ func (l DisLine) String() string {
 	}
 	return fmt.Sprintf("%s%04X  %-8s  %-12s %s", mark, l.Addr, hex.String(), label, l.Text)
 }
+
+// Frame is one level of a backtrace: a return address on the stack and
+// the call that pushed it.
+type Frame struct {
+	SP     uint16 // where the return address is
+	Return uint16
+	Call   uint16 // the CALL or RST before the return address
+	Target uint16 // where it called
+}
+
+// Backtrace finds up to n return addresses on the stack above SP, within
+// depth bytes: words whose preceding bytes are a CALL (CD, or CALL cc) or
+// an RST. [A] A heuristic, as every Z80 debugger's: pushed data that
+// happens to follow a CALL's bytes looks like a frame too.
+func (d *Debugger) Backtrace(n, depth int) []Frame {
+	m := d.m
+	sp := m.Regs().SP
+	var out []Frame
+	for off := 0; off+1 < depth && len(out) < n; off += 2 {
+		a := sp + uint16(off)
+		ret := uint16(m.Peek(a)) | uint16(m.Peek(a+1))<<8
+		if op := m.Peek(ret - 3); op == 0xCD || op&0xC7 == 0xC4 {
+			out = append(out, Frame{SP: a, Return: ret, Call: ret - 3,
+				Target: uint16(m.Peek(ret-2)) | uint16(m.Peek(ret-1))<<8})
+			continue
+		}
+		if op := m.Peek(ret - 1); op&0xC7 == 0xC7 {
+			out = append(out, Frame{SP: a, Return: ret, Call: ret - 1, Target: uint16(op & 0x38)})
+		}
+	}
+	return out
+}
