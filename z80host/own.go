@@ -234,15 +234,23 @@ func (c *CPU) interrupt(nmi bool) {
 			break
 		}
 		// Another opcode on the bus: execute it as fetched by the INTA
-		// cycle, which is 2 T longer than a normal M1 cycle.
+		// cycle, which is 2 T longer than a normal M1 cycle; unprefixed
+		// ones koron runs get z80host's usual completion (conditions,
+		// MEMPTR, SCF/CCF, Q).
+		k.PC = pc - 1
+		r := k.IR.Lo
+		if path[v] != pathFull {
+			c.execBase(pc-1, t0+2, v)
+			k.IR.Lo = r
+			return
+		}
 		h := &hots[hBase+int(v)]
 		c.t0, c.hi, c.npre, c.idx = t0+2, hBase+int(v), 1, 0
 		c.buf[0] = v
-		k.PC = pc - 1
-		r := k.IR.Lo
 		k.Step()
 		k.IR.Lo = r
 		c.t = t0 + 2 + uint64(h.t) + c.waits
+		c.q = 0
 		return
 	}
 	c.memptr = k.PC

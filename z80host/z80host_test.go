@@ -203,12 +203,14 @@ func TestIM0OneByteOpcode(t *testing.T) {
 	// its fetch, 2 T longer than a normal M1.
 	c, _, ch := newTest(0xfb, 0x00, 0x00)
 	ch.vector = 0x3c
+	c.SetRegs(Regs{AF: 0x0f00, SP: 0xf000})
 	c.SetINT(true)
 	c.Step()
 	c.Step()
 	assert.Equal(t, 6, c.Step())
 	r := c.Regs()
-	assert.Equal(t, uint16(0x0100), r.AF&0xff00, "INC A executed")
+	assert.Equal(t, uint16(0x1010), r.AF, "INC A executed: 10h, H")
+	assert.Equal(t, uint8(0x10), r.Q, "Q is the F that INC A computed")
 	assert.Equal(t, uint16(2), r.PC)
 	assert.False(t, r.IFF1)
 }
