@@ -31,10 +31,9 @@ func attach(bus *scsi.Bus, s scsidev.Spec) (scsidev.Device, error) {
 			return nil, err
 		}
 	}
-	ctl := New(p, disks[0], disks[1])
 	// The ID in the name keeps event names unique with several
 	// controllers on the bus (save states find events by name).
-	ctl.bind(scsi.NewTarget(bus, s.ID, fmt.Sprintf("acb4000 %d", s.ID), ctl, ctl.Timing()))
+	ctl, _ := Attach(bus, s.ID, fmt.Sprintf("acb4000 %d", s.ID), p, disks[0], disks[1])
 	return ctl, nil
 }
 

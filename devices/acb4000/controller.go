@@ -166,9 +166,10 @@ func (c *Controller) Timing() scsi.Timing {
 // Revolution returns one platter revolution.
 func (c *Controller) Revolution() sched.Time { return newSpindle(c.p, ST125.Sectors).revolution() }
 
-// Attach connects the controller to bus as SCSI ID id; name labels its
-// events and must be unique on the machine (save states find events by
-// name).
+// Attach connects a new controller with drives d0 and d1 (nil: none) to bus
+// as SCSI ID id; name labels its events and must be unique on the machine
+// (save states find events by name). It is the same idiom as
+// mcd403.Attach; a machine attaches through Type (a scsidev.Spec).
 func Attach(bus *scsi.Bus, id int, name string, p Params, d0, d1 *Disk) (*Controller, *scsi.Target) {
 	c := New(p, d0, d1)
 	t := scsi.NewTarget(bus, id, name, c, c.Timing())

@@ -30,6 +30,6 @@ func attach(bus *scsi.Bus, s scsidev.Spec) (scsidev.Device, error) {
 	if err != nil {
 		return nil, err
 	}
-	d, _ := AttachNamed(bus, s.ID, fmt.Sprintf("mcd403 %d", s.ID), p, tape)
+	d, _ := Attach(bus, s.ID, fmt.Sprintf("mcd403 %d", s.ID), p, tape)
 	return d, nil
 }

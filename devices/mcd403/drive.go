@@ -170,15 +170,11 @@ func New(p Params, tape *Tape) *Drive {
 	return d
 }
 
-// Attach connects a new drive to bus as SCSI target id, named "mcd403".
-func Attach(bus *scsi.Bus, id int, p Params, tape *Tape) (*Drive, *scsi.Target) {
-	return AttachNamed(bus, id, "mcd403", p, tape)
-}
-
-// AttachNamed is Attach with the target's name, which labels the drive's
-// events and must be unique on the machine (save states find events by
-// name).
-func AttachNamed(bus *scsi.Bus, id int, name string, p Params, tape *Tape) (*Drive, *scsi.Target) {
+// Attach connects a new drive with tape loaded to bus as SCSI target id;
+// name labels the drive's events and must be unique on the machine (save
+// states find events by name). It is the same idiom as acb4000.Attach; a
+// machine attaches through Type (a scsidev.Spec).
+func Attach(bus *scsi.Bus, id int, name string, p Params, tape *Tape) (*Drive, *scsi.Target) {
 	d := New(p, tape)
 	t := scsi.NewTarget(bus, id, name, d, d.Timing())
 	d.bind(t)

@@ -34,7 +34,7 @@ func TestHelperTapeWriter(t *testing.T) {
 	}
 	s := sched.New()
 	bus := scsi.NewBus(s)
-	Attach(bus, tapeID, DefaultParams(), tape)
+	Attach(bus, tapeID, "mcd403", DefaultParams(), tape)
 	h := scsitest.New(bus, 7)
 	for b := 0; ; b++ {
 		res := h.Run(tapeID, rw(OpWrite, b, 1), pattern(b, 8192), false, 0, 60*sched.Second)

@@ -134,7 +134,7 @@ func newChipRig(t testing.TB, interleave int) *chipRig {
 	require.NoError(t, Create(path, interleave))
 	tape, err := Open(path, false)
 	require.NoError(t, err)
-	d, _ := Attach(bus, tapeID, DefaultParams(), tape)
+	d, _ := Attach(bus, tapeID, "mcd403", DefaultParams(), tape)
 	t.Cleanup(func() { d.Close() })
 	c := ncr5380.New(s, bus, "5380")
 	return &chipRig{s: s, bus: bus, c: c, d: d, path: path, h: &z80{t: t, s: s, c: c, bus: bus}}

@@ -48,7 +48,7 @@ func newRig(t testing.TB, o rigOpts) *rig {
 		tape, err = Open(r.path, o.readOnly)
 		require.NoError(t, err)
 	}
-	r.d, r.tgt = Attach(r.bus, tapeID, p, tape)
+	r.d, r.tgt = Attach(r.bus, tapeID, "mcd403", p, tape)
 	t.Cleanup(func() { r.d.Close() })
 	r.h = scsitest.New(r.bus, 7)
 	return r

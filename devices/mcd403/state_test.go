@@ -46,7 +46,7 @@ func TestStateMidWriteLooksWithoutChangingAndRoundTrips(t *testing.T) {
 	require.NoError(t, Create(path, 3))
 	tape, err := Open(path, false)
 	require.NoError(t, err)
-	d2, _ := Attach(scsi.NewBus(sched.New()), tapeID, DefaultParams(), tape)
+	d2, _ := Attach(scsi.NewBus(sched.New()), tapeID, "mcd403", DefaultParams(), tape)
 	defer d2.Close()
 	require.NoError(t, d2.SetState(st))
 	st2 := d2.State()
