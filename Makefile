@@ -9,7 +9,7 @@ DEBS    := pasmo z80dasm z80asm sigrok-cli cpmtools libdsk-utils \
            libxinerama-dev libxi-dev libxxf86vm-dev libgl1-mesa-dev libasound2-dev
 GOFLAGS ?=
 
-.PHONY: all build run test test-zex test-long deps debs bench fuzz clean
+.PHONY: all build run test test-zex test-long goversion deps debs bench fuzz clean
 
 all: build
 
@@ -20,29 +20,54 @@ all: build
 debs:
 	@missing=""; for p in $(DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
-		echo "installing:$$missing"; \
+		echo "installing Debian packages the build and tests need:$$missing"; \
 		if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO=sudo; fi; \
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
-deps:
-	@command -v $(GO) >/dev/null || { echo "Go is required: install Go 1.22 or newer"; exit 1; }
-	$(GO) mod download
+# The oldest Go that builds lbplus (go.mod's go directive; gonum/plot needs
+# it too). Debian 12's golang-go is 1.19: too old, and too old to fetch a
+# newer toolchain itself. Go 1.21 or newer fetches go$(GO_MIN) through the
+# module proxy by itself (GOTOOLCHAIN=auto, the default).
+GO_MIN  := 1.24
+
+goversion:
+	@command -v $(GO) >/dev/null || { \
+		echo "lbplus needs Go $(GO_MIN) or newer, and there is no '$(GO)' on PATH."; \
+		echo "Install it from https://go.dev/dl/ (Debian 12's golang-go is 1.19, too old)."; exit 1; }
+	@echo "checking the Go version (Go 1.21 or newer downloads go$(GO_MIN) here if it is older)"
+	@v=$$($(GO) env GOVERSION 2>&1 | sed -n 's/^go\([0-9][0-9]*\.[0-9][0-9]*\).*/\1/p' | tail -1); \
+	maj=$${v%%.*}; min=$${v#*.}; want=$(GO_MIN); wmaj=$${want%%.*}; wmin=$${want#*.}; \
+	if [ -z "$$v" ] || [ "$$maj" -lt "$$wmaj" ] || { [ "$$maj" -eq "$$wmaj" ] && [ "$$min" -lt "$$wmin" ]; }; then \
+		echo "lbplus needs Go $(GO_MIN) or newer; '$(GO)' is $$($(GO) version 2>&1 | head -1)."; \
+		echo "Install Go from https://go.dev/dl/, or with Go 1.21+ allow it to fetch go$(GO_MIN): GOTOOLCHAIN=auto make ..."; \
+		exit 1; \
+	fi; echo "using Go $$v"
+
+deps: goversion
+	@echo "downloading the Go modules lbplus uses (once; about 30 MB)"
+	@$(GO) mod download
 
 # bin/lbplus-window is the same program with the debugger window linked
 # (ebiten needs a display from the moment a program that links it starts,
 # so lbplus itself does not); lbplus debug hands over to it.
 build: deps debs
-	$(GO) build -o $(BIN) ./cmd/lbplus
-	$(GO) build -tags window -o $(BIN)-window ./cmd/lbplus
+	@echo "building $(BIN) and $(BIN)-window (the first build compiles every dependency: a few minutes)"
+	@$(GO) build -buildvcs=auto -o $(BIN) ./cmd/lbplus
+	@$(GO) build -buildvcs=auto -tags window -o $(BIN)-window ./cmd/lbplus
 
 run: build
+	@echo "starting $(BIN) run (Ctrl-] quits; Ctrl-\\ opens the emulator's prompt)"
 	./$(BIN) run
 
 test: deps debs
-	$(GO) vet ./...
+	@echo "go vet: static checks"
+	@$(GO) vet ./...
+	@echo "go test: every package (builds first; up to 14 minutes on a small machine)"
 	$(GO) test -timeout 14m ./...
+	@echo "the debugger window's tests under Xvfb"
 	xvfb-run -a -s '-screen 0 1920x1080x24' $(GO) test -p 1 -tags window ./debugger/window
+	@echo "ZEXDOC and ZEXALL: the long instruction-set tests"
 	$(MAKE) --no-print-directory test-zex
 
 # ZEXDOC and ZEXALL through z80host: minutes of CPU each, so they run in a
@@ -69,6 +94,8 @@ fuzz: deps
 	$(GO) test ./devices/acb4000 -run XXX -fuzz FuzzCDB -fuzztime $(FUZZTIME)
 	$(GO) test ./devices/mcd403 -run XXX -fuzz FuzzCDB -fuzztime $(FUZZTIME)
 	$(GO) test ./devices/wd1772 -run XXX -fuzz FuzzFDC -fuzztime $(FUZZTIME)
+	$(GO) test ./devices/image -run XXX -fuzz FuzzSidecar -fuzztime $(FUZZTIME)
+	$(GO) test ./devices/fdimage -run XXX -fuzz FuzzIMD -fuzztime $(FUZZTIME)
 
 clean:
 	rm -rf bin

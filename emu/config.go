@@ -3,6 +3,8 @@ package emu
 import (
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -115,7 +117,11 @@ func DefaultConfig(rom []byte) Config {
 // errors, so a misspelt jumper is not silently ignored.
 func ReadMachineFile(path string) (Config, error) {
 	cfg := DefaultConfig(nil)
-	md, err := toml.DecodeFile(path, &cfg)
+	text, err := readRegular(path, maxMachineFile, "machine file")
+	if err != nil {
+		return cfg, err
+	}
+	md, err := toml.Decode(string(text), &cfg)
 	if err != nil {
 		return cfg, fmt.Errorf("%s: %w", path, err)
 	}
@@ -195,12 +201,48 @@ func (c *Config) Validate() error {
 
 // ReadROMFile reads a ROM image and checks its size.
 func ReadROMFile(path string) ([]byte, error) {
-	b, err := os.ReadFile(path)
+	b, err := readRegular(path, 1<<20, "ROM image") // checkROM names the sizes
 	if err != nil {
-		return nil, fmt.Errorf("ROM image: %w", err)
+		return nil, err
 	}
 	if err := checkROM(path, b); err != nil {
 		return nil, err
+	}
+	return b, nil
+}
+
+// maxMachineFile bounds a machine file: a few hundred bytes in practice.
+const maxMachineFile = 1 << 20
+
+// readRegular reads a regular file of at most limit bytes. A named pipe
+// would block until a writer comes and /dev/zero never ends, so anything
+// but a regular file is refused before it is opened; a longer file is
+// refused after limit+1 bytes.
+func readRegular(path string, limit int64, what string) ([]byte, error) {
+	st, err := os.Stat(path)
+	switch {
+	case err != nil:
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, fmt.Errorf("%s %s: %w", what, path, err)
+	case st.IsDir():
+		return nil, fmt.Errorf("%s %s: is a directory", what, path)
+	case !st.Mode().IsRegular():
+		return nil, fmt.Errorf("%s %s: not a regular file (%s)", what, path, st.Mode().Type())
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", what, path, err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", what, path, err)
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("%s %s: larger than %d bytes", what, path, limit)
 	}
 	return b, nil
 }

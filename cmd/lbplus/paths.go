@@ -45,6 +45,9 @@ func checkOutputs(inputs []string, outs ...outputFile) error {
 				return fmt.Errorf("%s %s: is the sidecar of input %s; it would be overwritten", o.flag, o.path, in)
 			}
 		}
+		if image.InUse(o.path) {
+			return fmt.Errorf("%s %s: is locked by a running emulator (an image in use); refusing to overwrite it", o.flag, o.path)
+		}
 		if isFile(image.SidecarPath(o.path)) {
 			return fmt.Errorf("%s %s: is a disk or tape image (it has a sidecar %s); refusing to overwrite it", o.flag, o.path, image.SidecarPath(o.path))
 		}

@@ -326,6 +326,9 @@ func runConfig(cmd *cobra.Command) (emu.Config, error) {
 		}
 		cfg.ROM, cfg.ROMName = rom, "built-in monitor"
 	}
+	if err := checkRunFiles(cfg); err != nil {
+		return cfg, err
+	}
 	return cfg, cfg.Validate()
 }
 

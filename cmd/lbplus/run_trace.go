@@ -73,15 +73,42 @@ func init() {
 	runAttach = append(runAttach, attachBusTrace)
 }
 
+// checkRunFiles refuses, before the machine is built (which opens and
+// locks its images), an image given twice (it would be refused as locked,
+// by ourselves), and a --vcd or --trace file that is one of the machine's
+// inputs (ROM, machine file, disk, tape or floppy image, or a sidecar), any
+// other image, or the other trace file.
+func checkRunFiles(cfg emu.Config) error {
+	type use struct{ path, where string }
+	var images []use
+	for _, s := range cfg.SCSI {
+		for lun, p := range s.Images {
+			images = append(images, use{p, fmt.Sprintf("SCSI ID %d LUN %d", s.ID, lun)})
+		}
+	}
+	for _, f := range cfg.Floppies {
+		if f.Image != "" {
+			images = append(images, use{f.Image, fmt.Sprintf("floppy drive %d", f.Drive)})
+		}
+	}
+	inputs := []string{runFlags.machine, runFlags.rom, cfg.ROMFile}
+	for i, a := range images {
+		for _, b := range images[:i] {
+			if sameFile(a.path, b.path) {
+				return fmt.Errorf("%s: given twice (%s and %s); one image can be in one drive only", a.path, b.where, a.where)
+			}
+		}
+		inputs = append(inputs, a.path)
+	}
+	return checkOutputs(inputs, outputFile{"--vcd", traceFlags.vcd}, outputFile{"--trace", traceFlags.text})
+}
+
 // attachBusTrace creates the trace files and observes the board's SCSI bus.
 // The files are finished by
 // runAtExit: the VCD gets its closing timestamp, both are flushed.
 func attachBusTrace(b *emu.Board) error {
 	if traceFlags.vcd == "" && traceFlags.text == "" {
 		return nil
-	}
-	if traceFlags.vcd != "" && traceFlags.vcd == traceFlags.text {
-		return fmt.Errorf("--vcd and --trace both name %s: give two files", traceFlags.vcd)
 	}
 	bus := b.SCSIBus()
 	if traceFlags.vcd != "" {

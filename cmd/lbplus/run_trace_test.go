@@ -126,7 +126,7 @@ func TestRunTraceBadFile(t *testing.T) {
 	t.Cleanup(func() { traceFlags.vcd, traceFlags.text = "", "" })
 	for name, c := range map[string]struct{ vcd, text, want string }{
 		"no dir": {filepath.Join(dir, "none", "x.vcd"), "", "none/x.vcd"},
-		"same":   {filepath.Join(dir, "a"), filepath.Join(dir, "a"), "--vcd and --trace both name"},
+		"same":   {filepath.Join(dir, "a"), filepath.Join(dir, "a"), "--vcd and --trace: both write"},
 	} {
 		traceFlags.vcd, traceFlags.text = c.vcd, c.text
 		err := runBoard(runCmd, nil)

@@ -23,3 +23,21 @@ func lock(f *os.File, exclusive bool) error {
 	}
 	return err
 }
+
+// InUse reports whether another open file description holds a lock on the
+// regular file at path (an emulator has the image open), so a command can
+// refuse to write over it. Anything that is not a regular file, or cannot
+// be opened, is not reported in use.
+func InUse(path string) bool {
+	st, err := os.Stat(path)
+	if err != nil || !st.Mode().IsRegular() {
+		return false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+	return errors.Is(err, syscall.EWOULDBLOCK)
+}
