@@ -1,0 +1,109 @@
+package cpmbios_test
+
+import (
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/lbplus/lbplus/roms/cpmbios"
+	"github.com/lbplus/lbplus/scsi/scsidev"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files in testdata")
+
+// subFile is a $$$.SUB as SUBMIT leaves it: one 128-byte record per
+// command line (length byte, text), the first command in the last record.
+func subFile(lines ...string) []byte {
+	var out []byte
+	for i := len(lines) - 1; i >= 0; i-- {
+		rec := make([]byte, 128)
+		rec[0] = byte(len(lines[i]))
+		copy(rec[1:], lines[i])
+		out = append(out, rec...)
+	}
+	return out
+}
+
+// A session at A> on the real board at 9600 baud, typed one command after
+// each prompt: DIR, SAVE, REN, TYPE, ERA, USER, drive changes and a
+// submit file, against a golden transcript.
+func TestConsoleSession(t *testing.T) {
+	needCpmtools(t)
+	img := systemDisk(t, ourSystem(t), cpmbios.HDConfig{Partitions: 2})
+	dir := t.TempDir()
+	defs, err := os.ReadFile(filepath.Join("..", "..", "docs", "diskdefs"))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "diskdefs"), defs, 0o644))
+	put := func(name string, data []byte) {
+		src := filepath.Join(dir, "file")
+		require.NoError(t, os.WriteFile(src, data, 0o644))
+		cmd := exec.Command("cpmcp", "-f", "lbplus-hd0", img, src, name)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "%s", out)
+	}
+	put("0:README.TXT", []byte("Hello from a file cpmcp put on A:.\r\nSecond line.\r\n\x1a"))
+
+	r := bootMachine(t, nil, []scsidev.Spec{{ID: 0, Type: "acb4000", Images: []string{img}}})
+	require.NoError(t, r.ty.WaitFor("A>"))
+	start := r.tr.Len()
+	for _, c := range []struct{ line, prompt string }{
+		{"DIR", "A>"},
+		{"SAVE 3 PROG.COM", "A>"},
+		{"REN NEW.COM=PROG.COM", "A>"},
+		{"DIR *.COM", "A>"},
+		{"TYPE README.TXT", "A>"},
+		{"USER 3", "A>"},
+		{"DIR", "A>"},
+		{"SAVE 1 U3.COM", "A>"},
+		{"DIR", "A>"},
+		{"USER 0", "A>"},
+		{"ERA NEW.COM", "A>"},
+		{"DIR", "A>"},
+		{"B:", "B>"},
+		{"DIR", "B>"},
+		{"A:", "A>"},
+	} {
+		r.cmd(t, c.line, c.prompt)
+	}
+	got := string(r.tr.Bytes()[start:])
+	golden := filepath.Join("testdata", "session.golden")
+	if *update {
+		require.NoError(t, os.MkdirAll("testdata", 0o755))
+		require.NoError(t, os.WriteFile(golden, []byte(got), 0o644))
+	}
+	want, err := os.ReadFile(golden)
+	require.NoError(t, err, "go test ./roms/cpmbios -run TestConsoleSession -update makes it")
+	assert.Equal(t, string(want), got)
+}
+
+// A submit file on A: runs its commands, first line first, when CP/M
+// starts, and is gone afterwards.
+func TestSubmitFileRunsAtBoot(t *testing.T) {
+	needCpmtools(t)
+	img := systemDisk(t, ourSystem(t), cpmbios.HDConfig{Partitions: 1})
+	dir := t.TempDir()
+	defs, err := os.ReadFile(filepath.Join("..", "..", "docs", "diskdefs"))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "diskdefs"), defs, 0o644))
+	src := filepath.Join(dir, "sub")
+	require.NoError(t, os.WriteFile(src, subFile("SAVE 1 FROMSUB.COM", "DIR FROMSUB.COM"), 0o644))
+	cmd := exec.Command("cpmcp", "-f", "lbplus-hd0", img, src, "0:$$$.SUB")
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+
+	r := bootMachine(t, nil, []scsidev.Spec{{ID: 0, Type: "acb4000", Images: []string{img}}})
+	require.NoError(t, r.ty.WaitFor("A>SAVE 1 FROMSUB.COM\r\n"))
+	require.NoError(t, r.ty.WaitFor("A>DIR FROMSUB.COM\r\n"))
+	require.NoError(t, r.ty.WaitFor("A: FROMSUB  COM\r\n"))
+	require.NoError(t, r.ty.WaitFor("A>"))
+	require.NoError(t, r.b.RunFor(500e9))
+	r.cmd(t, "DIR", "A>")
+	assert.NotContains(t, r.tr.String()[len(r.tr.String())-60:], "$$$", "the submit file is gone")
+}
