@@ -98,3 +98,32 @@ func TestBreakpointsInBackupRun(t *testing.T) {
 	assert.Equal(t, plain.Repositions, dbg.Repositions)
 	assert.Equal(t, plain.Bytes, dbg.Bytes)
 }
+
+// The story's 256-byte OTIR bursts overrun the tape drive's FIFO: the
+// 5380's output latch is overwritten while DRQ is off. The lost-data
+// breakpoint stops after the OTIR that lost the byte.
+func TestBreakOnLostByte(t *testing.T) {
+	rows := bench.Rows(2)
+	row := rows[len(rows)-1]
+	row.Setup.Program.TapeBurst = 256
+	var st *Stop
+	var overwrites uint64
+	onStart := func(b *emu.Board) {
+		d := ForBoard(b, NewRecorder(1<<12))
+		_, err := d.BreakOnLost()
+		require.NoError(t, err)
+		st, err = d.Continue(20 * sched.Second)
+		require.NoError(t, err)
+		require.NotNil(t, st, "a byte was lost")
+		h := d.History(1)
+		require.Len(t, h, 1)
+		assert.Equal(t, st.PC, h[0].PC)
+		assert.Equal(t, "otir", disasm.Decode(d.m.Peek, st.PC, nil).Text)
+		overwrites = b.NCR5380().Stats.Overwrites
+	}
+	_, err := bench.Run(row.Setup, bench.Options{Dir: t.TempDir(), OnStart: onStart, Limit: 30 * sched.Second})
+	require.NoError(t, err)
+	require.NotNil(t, st)
+	assert.Equal(t, uint64(1), overwrites, "stopped at the first lost byte")
+	assert.Contains(t, st.Text, "5380 lost data")
+}

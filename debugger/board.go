@@ -86,7 +86,7 @@ func Attach(d *Debugger, b *emu.Board, chip *ncr5380.Chip, bus *scsi.Bus) {
 		bus.Observe(rec.SCSI)
 	}
 	if chip != nil {
-		onIRQ, onDRQ, tr := chip.OnIRQ, chip.OnDRQ, chip.Trace
+		onIRQ, onDRQ := chip.OnIRQ, chip.OnDRQ
 		chip.OnIRQ = func(v bool) {
 			if onIRQ != nil {
 				onIRQ(v)
@@ -99,12 +99,7 @@ func Attach(d *Debugger, b *emu.Board, chip *ncr5380.Chip, bus *scsi.Bus) {
 			}
 			rec.Set(s.Now(), DRQ, v)
 		}
-		chip.Trace = func(now sched.Time, ev string) {
-			if tr != nil {
-				tr(now, ev)
-			}
-			d.Chip5380Event(now, ev)
-		}
+		d.lost = func() uint64 { return chip.Stats.StaleReads + chip.Stats.Overwrites }
 	}
 	ctc, dart := b.CTC(), b.DART()
 	ctcINT, dartINT := ctc.OnINT, dart.OnINT

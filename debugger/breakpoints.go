@@ -1,6 +1,7 @@
 package debugger
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/lbplus/lbplus/asm"
@@ -220,10 +221,16 @@ func (d *Debugger) BreakOnCounter(desc string, read func() uint64) *Breakpoint {
 	return d.add(bp)
 }
 
-// BreakOnLost stops when the 5380 loses a byte (a DACK read with nothing
-// latched, a DACK write over an unsent byte).
-func (d *Debugger) BreakOnLost() *Breakpoint {
-	return d.add(&Breakpoint{Kind: BreakLost, Desc: "5380 lost data or overwritten latch"})
+// BreakOnLost stops after the instruction in which the 5380 loses a byte
+// (a DACK read with nothing latched, a DACK write over an unsent byte: the
+// chip's Stats counters).
+func (d *Debugger) BreakOnLost() (*Breakpoint, error) {
+	if d.lost == nil {
+		return nil, errors.New("break lost: no 5380 on this machine")
+	}
+	bp := d.BreakOnCounter("5380 lost data or overwritten latch", d.lost)
+	bp.Kind = BreakLost
+	return bp, nil
 }
 
 // Delete removes breakpoint id.

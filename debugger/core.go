@@ -121,6 +121,9 @@ type Debugger struct {
 	dsymsN int
 
 	memRemove func() // the memory observer, while a watchpoint needs it
+	// lost counts the 5380's lost bytes (stale DACK reads and overwritten
+	// output latches); nil without a 5380.
+	lost func() uint64
 }
 
 // probe is a counter checked at instruction boundaries (tape repositions,
@@ -401,22 +404,6 @@ func (d *Debugger) IO(t uint64, port uint16, v uint8, out bool) {
 		}
 		d.halt(&Stop{Why: "breakpoint", T: sched.Time(t) * sched.TState, PC: d.curPC,
 			Text: fmt.Sprintf("breakpoint %d: %s port %02Xh value %02Xh by the instruction at %s", bp.ID, dir, uint8(port), v, d.Syms.Label(d.curPC))})
-	}
-}
-
-// Chip5380Event is the 5380's trace observer: lost-data and overwritten
-// latch events stop the machine when a breakpoint asks.
-func (d *Debugger) Chip5380Event(now sched.Time, event string) {
-	lost := strings.Contains(event, "stale") || strings.Contains(event, "overwrote")
-	if !lost {
-		return
-	}
-	for _, bp := range d.bps {
-		if bp.Kind == BreakLost && bp.Enabled {
-			bp.Hits++
-			d.halt(&Stop{Why: "breakpoint", T: now, PC: d.curPC,
-				Text: fmt.Sprintf("breakpoint %d: %s by the instruction at %s", bp.ID, event, d.Syms.Label(d.curPC))})
-		}
 	}
 }
 

@@ -23,9 +23,9 @@
 //   - Stops happen at instruction boundaries: a bus edge inside an
 //     instruction (an OTIR's byte) stops the machine after that
 //     instruction, and the stop reports the edge's own time.
-//   - Memory watchpoints see a write as a change of value at the next
-//     instruction boundary; reads and same-value writes are not caught
-//     until the machine reports memory cycles.
+//   - Memory watchpoints use the machine's memory observer (every read
+//     and write); on a machine without one a write is seen as a change of
+//     value at the next instruction boundary.
 //   - There is no single-T-state step: the CPU model executes whole
 //     instructions.
 package debugger

@@ -476,7 +476,10 @@ func (x *Text) breakCmd(args []string) error {
 		}
 		bp = d.BreakOnCounter("tape reposition", x.Repositions)
 	case "lost":
-		bp = d.BreakOnLost()
+		var err error
+		if bp, err = d.BreakOnLost(); err != nil {
+			return err
+		}
 	default:
 		addr, err := d.Syms.Address(args[0])
 		if err != nil {
