@@ -3,6 +3,7 @@ package emu
 import (
 	"fmt"
 	"math/bits"
+	"path/filepath"
 	"strings"
 
 	"github.com/lbplus/lbplus/devices/fdimage"
@@ -199,4 +200,109 @@ func (b *Board) closeFloppy() error {
 		}
 	}
 	return first
+}
+
+// FloppyState is the WD1772's and the drives' part of a save state.
+type FloppyState struct {
+	FDC    wd1772.State
+	Drives []FloppyDriveState // the fitted drives
+}
+
+// FloppyDriveState is one fitted drive's state.
+type FloppyDriveState struct {
+	N     int
+	State floppy.DriveState
+}
+
+// floppyID names the fitted drives for MachineID.
+func (b *Board) floppyID() []string {
+	if b.floppy == nil {
+		return nil
+	}
+	var out []string
+	for n, d := range b.floppy.drives {
+		if d != nil {
+			out = append(out, fmt.Sprintf("fd%d=%d", n, d.Params().Cylinders))
+		}
+	}
+	return out
+}
+
+// floppyImages identifies the images in the drives. A disk that lives only
+// in memory cannot be saved.
+func (b *Board) floppyImages() ([]ImageID, error) {
+	if b.floppy == nil {
+		return nil, nil
+	}
+	var ids []ImageID
+	for n, d := range b.floppy.drives {
+		if d == nil || d.Media() == nil {
+			continue
+		}
+		im := b.floppy.images[n]
+		if im == nil {
+			return nil, fmt.Errorf("floppy drive %d holds a disk that is not an image file: it cannot be saved", n)
+		}
+		abs, err := filepath.Abs(im.Path())
+		if err != nil {
+			return nil, err
+		}
+		h, size, err := fileSum(im.Path())
+		if err != nil {
+			return nil, err
+		}
+		if h == "" {
+			return nil, fmt.Errorf("%s: floppy image is missing", im.Path())
+		}
+		ids = append(ids, ImageID{Floppy: n + 1, Path: abs, Size: size, SHA256: h})
+	}
+	return ids, nil
+}
+
+func (b *Board) floppyState() (*FloppyState, error) {
+	if b.floppy == nil {
+		return nil, nil
+	}
+	st := &FloppyState{FDC: b.floppy.fdc.State()}
+	for n, d := range b.floppy.drives {
+		if d != nil {
+			st.Drives = append(st.Drives, FloppyDriveState{n, d.State()})
+		}
+	}
+	return st, nil
+}
+
+// setFloppyState restores the chip and the drives; latch is the saved port
+// 00, which says which drive the chip is connected to.
+func (b *Board) setFloppyState(st *FloppyState, latch uint8) error {
+	if (st == nil) != (b.floppy == nil) {
+		return fmt.Errorf("saved with a floppy controller %v, the machine has one %v", st != nil, b.floppy != nil)
+	}
+	if st == nil {
+		return nil
+	}
+	fb := b.floppy
+	fitted := 0
+	for _, d := range fb.drives {
+		if d != nil {
+			fitted++
+		}
+	}
+	if fitted != len(st.Drives) {
+		return fmt.Errorf("saved with %d floppy drives, the machine has %d", len(st.Drives), fitted)
+	}
+	for _, ds := range st.Drives {
+		if ds.N < 0 || ds.N > 3 || fb.drives[ds.N] == nil {
+			return fmt.Errorf("saved floppy drive %d is not fitted", ds.N)
+		}
+		if err := fb.drives[ds.N].SetState(ds.State); err != nil {
+			return err
+		}
+	}
+	var sel *floppy.Drive
+	if s := latch & LatchDriveMask; s != 0 {
+		sel = fb.drives[bits.TrailingZeros8(s)]
+	}
+	fb.sel = sel
+	return fb.fdc.SetState(st.FDC, sel)
 }

@@ -39,6 +39,7 @@ type ImageID struct {
 	Size    int64
 	SHA256  string // of the image file
 	Sidecar string // SHA-256 of its TOML sidecar; "" when it has none
+	Floppy  int    // floppy drive number + 1 (SCSIID and LUN unused); 0 for a SCSI image
 }
 
 // MachineID is what a machine must match to take a state: the ROM, the
@@ -50,6 +51,7 @@ type MachineID struct {
 	Jumpers      Jumpers
 	WaitOnDRQ    bool
 	SCSI         []string // "ID=TYPE" in ID order
+	Floppies     []string // "fdN=CYLINDERS" of the fitted drives, in drive order
 }
 
 // DeviceState is one SCSI device's state in the device's own encoding.
@@ -79,6 +81,7 @@ type MachineState struct {
 	CTC     ctc.State
 	DART    dart.State
 	Devices []DeviceState
+	Floppy  *FloppyState // nil when no floppy drive is fitted
 }
 
 // ErrRunning is returned by SaveState and LoadState inside a run (from an
@@ -94,6 +97,7 @@ func (b *Board) machineID() MachineID {
 			id.SCSI = append(id.SCSI, fmt.Sprintf("%d=%s", i, b.specOf(i).Type))
 		}
 	}
+	id.Floppies = b.floppyID()
 	return id
 }
 
@@ -155,7 +159,11 @@ func (b *Board) images() ([]ImageID, error) {
 			ids = append(ids, ImageID{SCSIID: i, LUN: lun, Path: abs, Size: n, SHA256: h, Sidecar: side})
 		}
 	}
-	return ids, nil
+	fl, err := b.floppyImages()
+	if err != nil {
+		return nil, err
+	}
+	return append(ids, fl...), nil
 }
 
 // State returns the whole machine's state. It fails inside a run, on a
@@ -167,8 +175,9 @@ func (b *Board) State() (*MachineState, error) {
 	if b.err != nil {
 		return nil, fmt.Errorf("cannot save a stopped machine: %w", b.err)
 	}
-	if _, ok := b.fdc.(noFDC); !ok {
-		return nil, errors.New("the floppy controller cannot be saved yet")
+	fs, err := b.floppyState()
+	if err != nil {
+		return nil, err
 	}
 	ss, err := b.s.State()
 	if err != nil {
@@ -181,7 +190,7 @@ func (b *Board) State() (*MachineState, error) {
 	st := &MachineState{Version: StateVersion, Machine: b.machineID(), Images: imgs,
 		CPU: b.cpu.State(), RAM: append([]byte(nil), b.ram[:]...), Latch: b.latch, PrinterData: b.printerData,
 		PrinterStrobe: b.printerStrob, Hash: b.hash, IOCount: b.ioCount,
-		Sched: ss, Bus: b.bus.State(), NCR5380: b.ncr.State(), CTC: b.ctc.State(), DART: b.dart.State()}
+		Sched: ss, Bus: b.bus.State(), NCR5380: b.ncr.State(), CTC: b.ctc.State(), DART: b.dart.State(), Floppy: fs}
 	for i, d := range b.devs {
 		if d == nil {
 			continue
@@ -295,6 +304,9 @@ func (b *Board) SetState(st *MachineState) error {
 	if err := b.dart.SetState(st.DART); err != nil {
 		return fail(err)
 	}
+	if err := b.setFloppyState(st.Floppy, st.Latch); err != nil {
+		return fail(err)
+	}
 	for _, ds := range st.Devices {
 		d := b.SCSIDevice(ds.ID)
 		sv, ok := d.(scsidev.Saver)
@@ -324,6 +336,8 @@ func sameMachine(saved, now MachineID) error {
 		return fmt.Errorf("saved with wait_on_drq %v, the machine has %v", saved.WaitOnDRQ, now.WaitOnDRQ)
 	case fmt.Sprint(saved.SCSI) != fmt.Sprint(now.SCSI):
 		return fmt.Errorf("saved with SCSI devices %v, the machine has %v", saved.SCSI, now.SCSI)
+	case fmt.Sprint(saved.Floppies) != fmt.Sprint(now.Floppies):
+		return fmt.Errorf("saved with floppy drives %v, the machine has %v", saved.Floppies, now.Floppies)
 	}
 	return nil
 }
@@ -334,6 +348,15 @@ func sameImages(saved, now []ImageID) error {
 	}
 	for i, s := range saved {
 		n := now[i]
+		if s.Floppy != n.Floppy {
+			return fmt.Errorf("saved image %s is in floppy drive %d, the machine's %s in drive %d (0: SCSI)", s.Path, s.Floppy-1, n.Path, n.Floppy-1)
+		}
+		if s.Floppy != 0 {
+			if s.SHA256 != n.SHA256 || s.Size != n.Size {
+				return fmt.Errorf("%s (floppy drive %d) has changed since the state was saved from %s: restore the image as it was then", n.Path, n.Floppy-1, s.Path)
+			}
+			continue
+		}
 		if s.SCSIID != n.SCSIID || s.LUN != n.LUN {
 			return fmt.Errorf("saved image %s is SCSI ID %d LUN %d, the machine's is ID %d LUN %d", s.Path, s.SCSIID, s.LUN, n.SCSIID, n.LUN)
 		}

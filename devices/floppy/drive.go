@@ -38,6 +38,7 @@ func NewDrive(s *sched.Scheduler, name string, p Params) *Drive {
 	d := &Drive{name: name, s: s, p: p, rev: p.Revolution(), lastStep: -sched.Second}
 	d.indexEv.Init(name+" index", d.indexEdge)
 	d.readyEv.Init(name+" ready", func(now sched.Time) { d.setReady(now, true) })
+	s.Own(&d.indexEv, &d.readyEv)
 	return d
 }
 

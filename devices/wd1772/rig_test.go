@@ -45,6 +45,7 @@ func newRig(t *testing.T, disk *fdimage.Disk, protected bool) *rig {
 	}
 	r.f.Select(0, r.d)
 	r.hev.Init("host", r.service)
+	r.s.Own(&r.hev)
 	r.f.OnDRQ = func(now sched.Time, level bool) {
 		if level && r.lag > 0 {
 			r.s.Schedule(&r.hev, now+r.lag)

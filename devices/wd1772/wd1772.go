@@ -132,6 +132,7 @@ type FDC struct {
 func New(s *sched.Scheduler, name string, p Params) *FDC {
 	f := &FDC{name: name, s: s, p: p, mfm: true, typeI: true}
 	f.ev.Init(name, f.step)
+	s.Own(&f.ev)
 	return f
 }
 

@@ -44,12 +44,10 @@ func NewBoard(disk *fdimage.Disk, protected bool) (*emu.Board, error) {
 	return b, nil
 }
 
-// Exec loads p, the script and data (page -> bytes) into b and runs until
-// the script ends or limit of simulated time passes.
-func Exec(b *emu.Board, p *Program, s Script, data map[byte][]byte, limit sched.Time) (Result, error) {
-	var res Result
+// Load puts p, the script and data (page -> bytes) in b's RAM.
+func Load(b *emu.Board, p *Program, s Script, data map[byte][]byte) error {
 	if 4*len(s)+4 > 0x1000-int(p.Script) {
-		return res, fmt.Errorf("fdbench: script of %d operations is too long", len(s))
+		return fmt.Errorf("fdbench: script of %d operations is too long", len(s))
 	}
 	b.LoadRAM(0, emu.Stub(0x0100))
 	b.LoadRAM(p.Org, p.Bytes)
@@ -57,6 +55,22 @@ func Exec(b *emu.Board, p *Program, s Script, data map[byte][]byte, limit sched.
 	for page, d := range data {
 		b.LoadRAM(uint16(page)<<8, d)
 	}
+	return nil
+}
+
+// Exec loads p, the script and data (page -> bytes) into b and runs until
+// the script ends or limit of simulated time passes.
+func Exec(b *emu.Board, p *Program, s Script, data map[byte][]byte, limit sched.Time) (Result, error) {
+	if err := Load(b, p, s, data); err != nil {
+		return Result{}, err
+	}
+	return Finish(b, p, limit)
+}
+
+// Finish runs a loaded (or restored) FDBENCH until its script ends or limit
+// of simulated time passes, and collects its results.
+func Finish(b *emu.Board, p *Program, limit sched.Time) (Result, error) {
+	var res Result
 	prev := b.OnIO
 	b.OnIO = func(t uint64, port uint16, v uint8, out bool) {
 		if out && port&0xFF == 0x01 {
