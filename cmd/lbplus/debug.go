@@ -5,13 +5,20 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/lbplus/lbplus/asm"
 	"github.com/lbplus/lbplus/debugger"
 	"github.com/lbplus/lbplus/emu"
+	"github.com/lbplus/lbplus/roms/backup"
+	"github.com/lbplus/lbplus/roms/cpm"
+	"github.com/lbplus/lbplus/roms/cpmbios"
+	"github.com/lbplus/lbplus/roms/diskbench"
 	"github.com/lbplus/lbplus/roms/monitor"
+	"github.com/lbplus/lbplus/roms/tapebench"
 	"github.com/lbplus/lbplus/sched"
 )
 
@@ -38,8 +45,10 @@ logic-analyser timeline of the bus with decoded phases and commands
 breakpoint, F6 next phase, F7 next command, F8 next bus byte, F2 speed,
 Tab types on the console). --text is the same debugger as commands on
 this terminal (help lists them); --script FILE runs FILE's commands and
-exits. The built-in ROM's symbols are loaded; --sym adds symbol files
-written by lbplus asm --sym. docs/DEBUGGER.md has the details.`
+exits. The built-in ROM's symbols are loaded, and our CP/M's when the
+default system disk boots; --sym adds symbol files written by lbplus asm
+--sym, or a program of lbplus by name (cpm, backup, diskbench, tapebench).
+docs/DEBUGGER.md has the details.`
 
 var debugCmd = &cobra.Command{
 	Use:                "debug [run flags] [--text | --script FILE] [--sym FILE]...",
@@ -67,7 +76,7 @@ func init() {
 	f.BoolVar(&debugFlags.on, "debug", false, "open the debugger window on the machine (same as lbplus debug)")
 	f.BoolVar(&debugFlags.text, "text", false, "debugger: text front-end on this terminal instead of the window")
 	f.StringVar(&debugFlags.script, "script", "", "debugger: run the commands in `FILE`, print what they show, exit")
-	f.StringArrayVar(&debugFlags.syms, "sym", nil, "debugger: symbol `FILE` written by lbplus asm --sym (repeatable)")
+	f.StringArrayVar(&debugFlags.syms, "sym", nil, "debugger: symbol `FILE` written by lbplus asm --sym, or a program of lbplus: cpm, backup, diskbench, tapebench (repeatable)")
 	f.StringVar(&debugFlags.state, "state-file", "lbplus-debug.state", "debugger window: where F3 saves the machine's state and F4 loads it")
 	f.IntVar(&debugFlags.edges, "record-edges", debugger.DefaultEdges, "debugger: bus edges the signal recorder keeps (16 bytes each)")
 	run := runCmd.RunE
@@ -78,6 +87,47 @@ func init() {
 		return run(cmd, args)
 	}
 	rootCmd.AddCommand(debugCmd)
+}
+
+// programSymbols are the programs lbplus ships, whose symbols --sym NAME
+// loads without a file.
+var programSymbols = map[string]func() ([]map[string]int64, error){
+	"cpm": func() ([]map[string]int64, error) {
+		var out []map[string]int64
+		for _, f := range []string{"ccp.asm", "bdos.asm"} {
+			m, err := cpm.Symbols(f)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, m)
+		}
+		m, err := cpmbios.Symbols()
+		return append(out, m), err
+	},
+	"backup":    asmSymbols(backup.Build),
+	"diskbench": asmSymbols(diskbench.Build),
+	"tapebench": asmSymbols(tapebench.Build),
+}
+
+func asmSymbols(build func() (*asm.Result, error)) func() ([]map[string]int64, error) {
+	return func() ([]map[string]int64, error) {
+		r, err := build()
+		if err != nil {
+			return nil, err
+		}
+		return []map[string]int64{r.Symbols}, nil
+	}
+}
+
+func loadProgramSymbols(s *debugger.Symbols, name string) error {
+	ms, err := programSymbols[name]()
+	if err != nil {
+		return fmt.Errorf("--sym %s: %w", name, err)
+	}
+	for _, m := range ms {
+		s.Add(m)
+	}
+	return nil
 }
 
 // debugBoard builds the machine from run's flags (on flags) and debugs
@@ -132,8 +182,22 @@ func debugBoard(flags, term *cobra.Command) (err error) {
 		}
 		d.Syms.Add(syms)
 	}
-	for _, path := range debugFlags.syms {
-		if err := d.Syms.LoadFile(path); err != nil {
+	// The default machine boots our CP/M from the default system disk:
+	// its CCP, BDOS and BIOS are named too.
+	if dir, err := dataDir(); err == nil && len(cfg.SCSI) == 1 && len(cfg.SCSI[0].Images) == 1 &&
+		cfg.SCSI[0].Images[0] == filepath.Join(dir, DefaultDiskName) {
+		if err := loadProgramSymbols(d.Syms, "cpm"); err != nil {
+			return err
+		}
+	}
+	for _, name := range debugFlags.syms {
+		if _, ok := programSymbols[name]; ok {
+			if err := loadProgramSymbols(d.Syms, name); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := d.Syms.LoadFile(name); err != nil {
 			return err
 		}
 	}

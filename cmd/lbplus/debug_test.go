@@ -31,15 +31,16 @@ func TestDebugScript(t *testing.T) {
 	img := filepath.Join(dir, "hd0.img")
 	require.NoError(t, acb4000.Create(img, acb4000.Geometries["st125"], true, 3))
 	script := filepath.Join(dir, "s.dbg")
-	require.NoError(t, os.WriteFile(script, []byte("break phase COMMAND\ncontinue\nphase\nbreak swreq\ncontinue\nbreaks\n"), 0o644))
+	require.NoError(t, os.WriteFile(script, []byte("break phase COMMAND\ncontinue\nphase\nbreak swreq\ncontinue\nbreaks\nprint wboot\n"), 0o644))
 	var out bytes.Buffer
 	debugCmd.SetOut(&out)
 	t.Cleanup(func() { debugCmd.SetOut(nil) })
-	require.NoError(t, debugCmd.RunE(debugCmd, []string{"--hd0", img, "--script", script}))
+	require.NoError(t, debugCmd.RunE(debugCmd, []string{"--hd0", img, "--script", script, "--sym", "cpm"}))
 	got := out.String()
 	assert.Contains(t, got, "READ(6) LUN 0 LBA 0 blocks 1")
 	assert.Contains(t, got, "execute swreq (868Ch)", "symbols of the built-in ROM")
 	assert.Contains(t, got, "breakpoint 2: execute swreq")
+	assert.Regexp(t, `> print wboot\nEA[0-9A-F]{2}h`, got, "--sym cpm names the BIOS")
 }
 
 func TestDebugRejectsBadInput(t *testing.T) {
