@@ -311,8 +311,9 @@ func runConfig(cmd *cobra.Command) (emu.Config, error) {
 	if err := applyFloppyFlags(&cfg); err != nil {
 		return cfg, err
 	}
-	if runFlags.machine == "" && runFlags.rom == "" && len(cfg.SCSI) == 0 && len(cfg.Floppies) == 0 {
-		// Nothing attached: boot CP/M from the default system disk.
+	if runFlags.machine == "" && len(cfg.SCSI) == 0 && len(cfg.Floppies) == 0 {
+		// Nothing attached: boot CP/M from the default system disk (our
+		// ROM or a user's Ampro ROM: its loader needs only READTRK).
 		path, err := defaultSystemDisk(cmd.ErrOrStderr())
 		if err != nil {
 			return cfg, err

@@ -202,7 +202,10 @@ func standInSystem(t *testing.T) []byte {
 func systemDisk(t *testing.T, sys []byte, cfg cpmbios.HDConfig) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "hd0.img")
-	require.NoError(t, acb4000.Create(path, acb4000.ST125, true, 3))
+	// A drive just big enough for the partitions keeps the test quick.
+	blocks := cfg.Partitions * cpmbios.PartTracks * cpmbios.TrackBlocks
+	g := acb4000.Geometry{Name: "test", Heads: 4, Sectors: 17, SectorSize: 512, Cylinders: (blocks+67)/68 + 1}
+	require.NoError(t, acb4000.Create(path, g, true, 3))
 	var m acb4000.Meta
 	f, err := image.Open(path, &m, false)
 	require.NoError(t, err)
