@@ -2,6 +2,7 @@ package bench
 
 import (
 	"encoding/json"
+	"math"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -12,7 +13,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/lbplus/lbplus/devices/acb4000"
+	"github.com/lbplus/lbplus/devices/mcd403"
 	"github.com/lbplus/lbplus/emu"
+	"github.com/lbplus/lbplus/ncr5380"
 	"github.com/lbplus/lbplus/sched"
 	"github.com/lbplus/lbplus/scsi"
 )
@@ -30,7 +34,7 @@ const repositionRow = "bios-baseline"
 
 func stateSetup(t *testing.T) Setup { return rowSetup(t, stateRow) }
 
-func rowSetup(t *testing.T, id string) Setup {
+func rowSetup(t testing.TB, id string) Setup {
 	row, err := FindRow(id, statePasses)
 	require.NoError(t, err)
 	return row.Setup
@@ -179,4 +183,67 @@ func TestLoadStateRefusesAChangedImage(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "has changed since the state was saved")
 	assert.Contains(t, err.Error(), filepath.Base(imgs[0]))
+}
+
+// attachIdleObservers attaches what a debugger holds while it waits for
+// something rare, one on every kind of hook: a bus reset or a selection,
+// a 5380 interrupt reset (register 7), a write to the board's latch, a
+// named scheduler event (the CTC's channel 3), every sector of the
+// ACB-4000 and every decision of the MCD-403. (Memory and instruction
+// observers are never idle: they take the CPU off its fast path, the price
+// of seeing every access.)
+func attachIdleObservers(b *emu.Board) {
+	n := 0
+	count := func() { n++ }
+	b.SCSIBus().ObserveLines(scsi.RST|scsi.SEL, func(sched.Time, scsi.Line, uint8) { count() })
+	b.NCR5380().ObserveRegs(1<<ncr5380.RegReset, func(sched.Time, ncr5380.Access) { count() })
+	b.ObservePorts(0x00, 0x00, func(uint64, uint16, uint8, bool) { count() })
+	b.Sched().ObserveEvent(b.CTC().ZeroCountEvent(3), func(sched.Time, *sched.Event) { count() })
+	b.SCSIDevice(DiskID).(*acb4000.Controller).ObserveSectors(func(acb4000.SectorEvent) { count() })
+	b.SCSIDevice(TapeID).(*mcd403.Drive).Observe(func(sched.Time, string) { count() })
+}
+
+// attachWatchAll attaches an observer that does nothing to every event,
+// bus change, 5380 access and I/O access: the cost of seeing everything.
+func attachWatchAll(b *emu.Board) {
+	b.Sched().Observe(func(sched.Time, *sched.Event) {})
+	b.SCSIBus().Observe(func(sched.Time, scsi.Line, uint8) {})
+	b.NCR5380().Observe(func(sched.Time, ncr5380.Access) {})
+	b.ObserveIO(func(uint64, uint16, uint8, bool) {})
+}
+
+// BenchmarkIdleObservers runs the story's best row with no observers, with
+// idle ones attached and with watch-everything ones, in turn in one
+// benchmark so all see the same machine load, and reports the CPU time of
+// the emulation alone (from the start of the program to the end of the
+// run; the images' creation is left out): idle_overhead_% and
+// watch_all_overhead_%, the fastest run of each against the fastest
+// without (the minimum is what a loaded host disturbs least). The goal for
+// idle observers is under 2.
+func BenchmarkIdleObservers(b *testing.B) {
+	s := rowSetup(b, stateRow)
+	dir := scratch(b)
+	cpu := [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}
+	var hash [3]uint64
+	for b.Loop() {
+		for i, attach := range []func(*emu.Board){nil, attachIdleObservers, attachWatchAll} {
+			var t0 float64
+			r, err := Run(s, Options{Dir: dir, OnStart: func(bd *emu.Board) {
+				if attach != nil {
+					attach(bd)
+				}
+				t0 = ProcessCPUSeconds()
+			}})
+			cpu[i] = min(cpu[i], ProcessCPUSeconds()-t0)
+			if err != nil || r.Failed != "" {
+				b.Fatal(err, r.Failed)
+			}
+			hash[i] = r.TraceHash
+		}
+	}
+	if hash[0] != hash[1] || hash[0] != hash[2] {
+		b.Fatalf("observers changed the run: trace hash %016x, %016x, %016x", hash[0], hash[1], hash[2])
+	}
+	b.ReportMetric(100*(cpu[1]-cpu[0])/cpu[0], "idle_overhead_%")
+	b.ReportMetric(100*(cpu[2]-cpu[0])/cpu[0], "watch_all_overhead_%")
 }

@@ -80,7 +80,7 @@ func (b *Board) In(port uint16, t uint64) (uint8, int) {
 	if b.OnIO != nil {
 		b.OnIO(t, port, v, false)
 	}
-	if len(b.obs.io) != 0 {
+	if b.obs.watched(uint8(port)) {
 		b.notifyIO(t, port, v, false)
 	}
 	return v, waits
@@ -121,7 +121,7 @@ func (b *Board) Out(port uint16, v uint8, t uint64) int {
 	if b.OnIO != nil {
 		b.OnIO(t, port, v, true)
 	}
-	if len(b.obs.io) != 0 {
+	if b.obs.watched(uint8(port)) {
 		b.notifyIO(t, port, v, true)
 	}
 	return waits

@@ -24,13 +24,15 @@ const (
 type observers struct {
 	nextID int
 	io     []ioObserver
+	ports  [4]uint64 // the ports (A0-A7) some I/O observer watches
 	mem    []memObserver
 	instr  []instrObserver
 }
 
 type ioObserver struct {
-	id int
-	fn func(t uint64, port uint16, v uint8, out bool)
+	id     int
+	lo, hi uint8 // port range (A0-A7)
+	fn     func(t uint64, port uint16, v uint8, out bool)
 }
 
 type memObserver struct {
@@ -49,16 +51,39 @@ func (o *observers) id() int { o.nextID++; return o.nextID }
 // handled it, with the T-state the I/O cycle starts (interrupt acknowledges
 // are not I/O cycles here).
 func (b *Board) ObserveIO(fn func(t uint64, port uint16, v uint8, out bool)) (remove func()) {
+	return b.ObservePorts(0x00, 0xFF, fn)
+}
+
+// ObservePorts is ObserveIO for the ports lo-hi (A0-A7) only: watching a
+// rare port costs the others a comparison, not a call.
+func (b *Board) ObservePorts(lo, hi uint8, fn func(t uint64, port uint16, v uint8, out bool)) (remove func()) {
 	id := b.obs.id()
-	b.obs.io = append(b.obs.io, ioObserver{id, fn})
+	b.obs.io = append(b.obs.io, ioObserver{id, lo, hi, fn})
+	b.obs.setPorts()
 	return func() {
 		b.obs.io = slices.DeleteFunc(b.obs.io, func(x ioObserver) bool { return x.id == id })
+		b.obs.setPorts()
 	}
 }
 
+func (o *observers) setPorts() {
+	o.ports = [4]uint64{}
+	for _, x := range o.io {
+		for p := int(x.lo); p <= int(x.hi); p++ {
+			o.ports[p>>6] |= 1 << (p & 63)
+		}
+	}
+}
+
+// watched reports whether an I/O observer watches port p.
+func (o *observers) watched(p uint8) bool { return o.ports[p>>6]&(1<<(p&63)) != 0 }
+
 func (b *Board) notifyIO(t uint64, port uint16, v uint8, out bool) {
+	p := uint8(port)
 	for _, o := range b.obs.io {
-		o.fn(t, port, v, out)
+		if p >= o.lo && p <= o.hi {
+			o.fn(t, port, v, out)
+		}
 	}
 }
 

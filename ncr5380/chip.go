@@ -183,8 +183,9 @@ type Chip struct {
 
 	// OnIRQ and OnDRQ, if set, are called when the IRQ or DRQ output
 	// changes level.
-	obs    []accessObserver
-	nextID int
+	obs     []accessObserver
+	obsRegs uint16 // the registers some observer watches (OR of their masks)
+	nextID  int
 
 	OnIRQ func(bool)
 	OnDRQ func(bool)
@@ -246,7 +247,7 @@ func (c *Chip) setDRQ(v bool) {
 // Read returns register reg (0-7) at s.Now().
 func (c *Chip) Read(reg int) uint8 {
 	v := c.read(reg)
-	if len(c.obs) != 0 {
+	if c.obsRegs&(1<<(reg&7)) != 0 {
 		c.notify(Access{Reg: reg & 7, V: v})
 	}
 	return v
@@ -332,7 +333,7 @@ func (c *Chip) bsr() uint8 {
 // Write sets register reg (0-7) at s.Now().
 func (c *Chip) Write(reg int, v uint8) {
 	c.write(reg&7, v)
-	if len(c.obs) != 0 {
+	if c.obsRegs&(1<<(reg&7)) != 0 {
 		c.notify(Access{Reg: reg & 7, Write: true, V: v})
 	}
 }
@@ -641,7 +642,7 @@ func (c *Chip) txDRQ(sched.Time) {
 // the stale IDR is returned and nothing else happens (hypothesis A).
 func (c *Chip) DMARead() uint8 {
 	v := c.dmaRead()
-	if len(c.obs) != 0 {
+	if c.obsRegs&(1<<RegDACK) != 0 {
 		c.notify(Access{Reg: RegDACK, V: v})
 	}
 	return v
@@ -666,7 +667,7 @@ func (c *Chip) dmaRead() uint8 {
 // and that byte is lost (hypothesis A).
 func (c *Chip) DMAWrite(v uint8) {
 	c.dmaWrite(v)
-	if len(c.obs) != 0 {
+	if c.obsRegs&(1<<RegDACK) != 0 {
 		c.notify(Access{Reg: RegDACK, Write: true, V: v})
 	}
 }

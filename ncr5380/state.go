@@ -21,26 +21,41 @@ type Access struct {
 }
 
 type accessObserver struct {
-	id int
-	fn func(now sched.Time, a Access)
+	id   int
+	regs uint16
+	fn   func(now sched.Time, a Access)
 }
 
 // Observe adds fn to the register-access observers and returns a function
 // that removes it. With none attached an access costs one length check.
 // fn must not access the chip's registers (Peek and State are free).
 func (c *Chip) Observe(fn func(now sched.Time, a Access)) (remove func()) {
+	return c.ObserveRegs(1<<(RegDACK+1)-1, fn)
+}
+
+// ObserveRegs is Observe for the registers whose bits are set in regs
+// (bit r for register r, bit RegDACK for DACK accesses): watching the
+// rare ones costs the per-byte DACK path a mask test, not a call.
+func (c *Chip) ObserveRegs(regs uint16, fn func(now sched.Time, a Access)) (remove func()) {
 	c.nextID++
 	id := c.nextID
-	c.obs = append(c.obs, accessObserver{id, fn})
+	c.obs = append(c.obs, accessObserver{id, regs, fn})
+	c.obsRegs |= regs
 	return func() {
 		c.obs = slices.DeleteFunc(c.obs, func(o accessObserver) bool { return o.id == id })
+		c.obsRegs = 0
+		for _, o := range c.obs {
+			c.obsRegs |= o.regs
+		}
 	}
 }
 
 func (c *Chip) notify(a Access) {
 	now := c.s.Now()
 	for _, o := range c.obs {
-		o.fn(now, a)
+		if o.regs&(1<<a.Reg) != 0 {
+			o.fn(now, a)
+		}
 	}
 }
 

@@ -141,3 +141,15 @@ func TestSaveMidDMARestoresExactly(t *testing.T) {
 	stB, _ := b.tgt.State()
 	assert.Equal(t, stA, stB)
 }
+
+func TestObserveRegsFilters(t *testing.T) {
+	r := newRig(t, nil)
+	var got []ncr5380.Access
+	remove := r.c.ObserveRegs(1<<ncr5380.RegReset|1<<ncr5380.RegDACK, func(_ sched.Time, a ncr5380.Access) { got = append(got, a) })
+	r.h.wr(ncr5380.RegTCR, 3)
+	r.h.rd(ncr5380.RegReset)
+	r.h.dmaRd()
+	remove()
+	r.h.rd(ncr5380.RegReset)
+	assert.Equal(t, []ncr5380.Access{{Reg: ncr5380.RegReset}, {Reg: ncr5380.RegDACK}}, got)
+}

@@ -93,6 +93,8 @@ type Event struct {
 	name string
 	fn   func(now Time)
 	pos  int // 1 + position in the heap, 0 when not queued
+	// watched counts the observers of this event alone (ObserveEvent).
+	watched int32
 }
 
 // NewEvent returns an unscheduled reusable event: name labels it for
@@ -142,7 +144,8 @@ type Scheduler struct {
 	// the CPU's run limit in.
 	OnEarlier func(at Time)
 
-	observers []observer
+	observers []observer // of every event
+	evObs     []observer // of one event each (Event.watched)
 	nextObs   int
 	owned     map[string][]*Event // restorable events by name (Own)
 }
@@ -152,18 +155,32 @@ type Scheduler struct {
 type Observer func(now Time, e *Event)
 
 type observer struct {
-	id int
-	fn Observer
+	id   int
+	only *Event // nil: every event
+	fn   Observer
 }
 
 // Observe adds o to the event observers, after those already attached,
 // and returns a function that removes it again.
-func (s *Scheduler) Observe(o Observer) (remove func()) {
+func (s *Scheduler) Observe(o Observer) (remove func()) { return s.ObserveEvent(nil, o) }
+
+// ObserveEvent is Observe for one owned event only (nil: every event):
+// waiting for a rare edge costs the other events a comparison, not a call.
+func (s *Scheduler) ObserveEvent(e *Event, o Observer) (remove func()) {
 	s.nextObs++
 	id := s.nextObs
-	s.observers = append(s.observers, observer{id, o})
+	list := &s.observers
+	if e != nil {
+		list = &s.evObs
+		e.watched++
+	}
+	*list = append(*list, observer{id, e, o})
 	return func() {
-		s.observers = slices.DeleteFunc(s.observers, func(x observer) bool { return x.id == id })
+		n := len(*list)
+		*list = slices.DeleteFunc(*list, func(x observer) bool { return x.id == id })
+		if e != nil && len(*list) < n {
+			e.watched--
+		}
 	}
 }
 
@@ -316,6 +333,13 @@ func (s *Scheduler) Advance(t Time) {
 		if len(s.observers) != 0 {
 			for _, o := range s.observers {
 				o.fn(s.now, e)
+			}
+		}
+		if e.watched != 0 {
+			for _, o := range s.evObs {
+				if o.only == e {
+					o.fn(s.now, e)
+				}
 			}
 		}
 		e.fn(s.now)

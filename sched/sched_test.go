@@ -308,3 +308,19 @@ func TestStateRefusesWhatCannotBeRestored(t *testing.T) {
 	assert.ErrorContains(t, s3.SetState(State{Seq: 2, Queue: []QueuedEvent{{"once", 5, 1}, {"once", 6, 2}}}), "queued twice")
 	assert.ErrorContains(t, s3.SetState(State{Now: 9, Seq: 2, Queue: []QueuedEvent{{"once", 5, 1}}}), "inconsistent")
 }
+
+func TestObserveEventSeesOnlyItsEvent(t *testing.T) {
+	s := New()
+	a, b := NewEvent("a", func(Time) {}), NewEvent("b", func(Time) {})
+	var seen []string
+	remove := s.ObserveEvent(b, func(_ Time, e *Event) { seen = append(seen, e.Name()) })
+	s.Schedule(a, 1)
+	s.Schedule(b, 2)
+	s.Advance(2)
+	remove()
+	remove() // twice is harmless
+	s.Schedule(b, 3)
+	s.Advance(3)
+	assert.Equal(t, []string{"b"}, seen)
+	assert.Zero(t, b.watched)
+}

@@ -136,6 +136,7 @@ type Bus struct {
 	s         *sched.Scheduler
 	ports     []*Port
 	observers []busObserver
+	obsMask   Line // the lines some observer watches (OR of their masks)
 	nextObs   int
 	lines     Line
 	data      uint8
@@ -158,20 +159,37 @@ func (b *Bus) Attach(name string, onChange func(now sched.Time)) *Port {
 }
 
 type busObserver struct {
-	id int
-	fn Observer
+	id   int
+	mask Line
+	fn   Observer
 }
+
+// DataLines, in an observer's mask, stands for DB0-7: the observer is told
+// when the data byte changes.
+const DataLines Line = 1 << 15
 
 // Observe adds a tracer and returns a function that removes it. Observers
 // see every change, in order, before the ports are told; with none
 // attached a change costs one length check. An observer must not drive
 // the bus.
 func (b *Bus) Observe(o Observer) (remove func()) {
+	return b.ObserveLines(AllControl|DBP|DataLines, o)
+}
+
+// ObserveLines is Observe for the changes of the lines in mask only (with
+// DataLines: of the data byte too). An observer waiting for something rare
+// (a selection, a reset) costs a mask test per change, not a call.
+func (b *Bus) ObserveLines(mask Line, o Observer) (remove func()) {
 	b.nextObs++
 	id := b.nextObs
-	b.observers = append(b.observers, busObserver{id, o})
+	b.observers = append(b.observers, busObserver{id, mask, o})
+	b.obsMask |= mask
 	return func() {
 		b.observers = slices.DeleteFunc(b.observers, func(x busObserver) bool { return x.id == id })
+		b.obsMask = 0
+		for _, x := range b.observers {
+			b.obsMask |= x.mask
+		}
 	}
 }
 
@@ -202,12 +220,18 @@ func (b *Bus) update(from *Port) {
 	if l == b.lines && d == b.data {
 		return
 	}
+	changed := l ^ b.lines
+	if d != b.data {
+		changed |= DataLines
+	}
 	b.lines, b.data = l, d
 	b.changes++
 	now := b.s.Now()
-	if len(b.observers) != 0 {
+	if b.obsMask&changed != 0 {
 		for _, o := range b.observers {
-			o.fn(now, l, d)
+			if o.mask&changed != 0 {
+				o.fn(now, l, d)
+			}
 		}
 	}
 	for _, p := range b.ports {

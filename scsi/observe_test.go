@@ -74,3 +74,21 @@ func TestBusStateRoundTrip(t *testing.T) {
 	other.Attach("c", nil)
 	assert.ErrorContains(t, other.SetState(st), `port 1 is "b"`)
 }
+
+// TestObserveLinesFilters: an observer of SEL and BSY sees the selection
+// and the connection's ends, not the handshakes.
+func TestObserveLinesFilters(t *testing.T) {
+	dev := &fakeDev{in: []byte{1, 2, 3, 4}, status: scsi.StatusGood}
+	r := newRig(dev)
+	var sel, data int
+	remove := r.bus.ObserveLines(scsi.SEL|scsi.BSY, func(_ sched.Time, l scsi.Line, _ uint8) { sel++ })
+	r.bus.ObserveLines(scsi.DataLines, func(sched.Time, scsi.Line, uint8) { data++ })
+	res := r.ini.Run(0, []byte{0x08, 0, 0, 0, 4, 0}, nil, false, 0, sched.Second)
+	require.True(t, res.Done)
+	assert.Equal(t, 4, sel, "SEL on, BSY on, SEL off, BSY off")
+	assert.Greater(t, data, 4)
+	remove()
+	res = r.ini.Run(0, []byte{0x08, 0, 0, 0, 4, 0}, nil, false, 0, sched.Second)
+	require.True(t, res.Done)
+	assert.Equal(t, 4, sel)
+}

@@ -68,3 +68,7 @@ func (c *CTC) SetState(st State) error {
 	}
 	return nil
 }
+
+// ZeroCountEvent returns channel n's zero-count event, for an observer
+// of that event alone (sched.ObserveEvent).
+func (c *CTC) ZeroCountEvent(n int) *sched.Event { return &c.ch[n].zc }
