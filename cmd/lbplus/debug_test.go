@@ -69,3 +69,22 @@ func TestDebugRejectsBadInput(t *testing.T) {
 	resetDebugFlags(t)
 	assert.ErrorContains(t, debugCmd.RunE(debugCmd, nil), "no display")
 }
+
+// With nothing attached, lbplus debug boots our CP/M from the default
+// system disk, with its symbols: typing DIR on the console reaches CP/M,
+// and a CDB breakpoint stops at the BIOS's READ of the directory.
+func TestDebugCPM(t *testing.T) {
+	resetDebugFlags(t)
+	t.Setenv("XDG_DATA_HOME", t.TempDir())
+	script := filepath.Join(t.TempDir(), "cpm.dbg")
+	require.NoError(t, os.WriteFile(script, []byte("continue 12s\nconsole\nbreak cdb any\ntype DIR\\r\ncontinue 3s\nconsole\n"), 0o644))
+	var out bytes.Buffer
+	debugCmd.SetOut(&out)
+	runCmd.SetErr(&bytes.Buffer{}) // "made the default system disk"
+	t.Cleanup(func() { debugCmd.SetOut(nil); runCmd.SetErr(nil) })
+	require.NoError(t, debugCmd.RunE(debugCmd, []string{"--script", script}))
+	got := out.String()
+	assert.Contains(t, got, "A>")
+	assert.Regexp(t, `breakpoint 1: target 0 READ\(6\) LUN 0 LBA [0-9]+ blocks 1, CDB sent by the instruction at [a-z_]+`, got, "BIOS symbols name the instruction")
+	assert.Contains(t, got, "> console\nDIR\n")
+}
