@@ -50,7 +50,16 @@ func readBounded(fsys fs.FS, name string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	if !st.Mode().IsRegular() {
-		return nil, &fs.PathError{Op: "read", Path: name, Err: fmt.Errorf("not a regular file (%s)", st.Mode().Type())}
+		kind := "a special file"
+		switch m := st.Mode(); {
+		case m.IsDir():
+			kind = "a directory"
+		case m&fs.ModeNamedPipe != 0:
+			kind = "a named pipe"
+		case m&fs.ModeDevice != 0:
+			kind = "a device"
+		}
+		return nil, &fs.PathError{Op: "read", Path: name, Err: fmt.Errorf("%s, not a regular file", kind)}
 	}
 	if st.Size() > limit {
 		return nil, &fs.PathError{Op: "read", Path: name, Err: fmt.Errorf("larger than %d bytes", limit)}

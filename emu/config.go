@@ -13,6 +13,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/lbplus/lbplus/devices/acb4000"
+	"github.com/lbplus/lbplus/devices/image"
 	"github.com/lbplus/lbplus/devices/mcd403"
 	"github.com/lbplus/lbplus/sched"
 	"github.com/lbplus/lbplus/scsi/scsidev"
@@ -230,7 +231,7 @@ func readRegular(path string, limit int64, what string) ([]byte, error) {
 	case st.IsDir():
 		return nil, fmt.Errorf("%s %s: is a directory", what, path)
 	case !st.Mode().IsRegular():
-		return nil, fmt.Errorf("%s %s: not a regular file (%s)", what, path, st.Mode().Type())
+		return nil, fmt.Errorf("%s %s: %s, not a regular file", what, path, image.FileKind(st.Mode()))
 	}
 	f, err := os.Open(path)
 	if err != nil {

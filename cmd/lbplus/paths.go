@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -80,4 +81,26 @@ func sameFile(a, b string) bool {
 func isFile(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && !st.IsDir()
+}
+
+// readInput reads a small input file whole: a regular file of at most
+// limit bytes (a named pipe would block, /dev/zero never end). Errors name
+// the file.
+func readInput(path string, limit int64) ([]byte, error) {
+	st, err := os.Stat(path)
+	switch {
+	case err != nil:
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, fmt.Errorf("%s: %w", path, err)
+	case st.IsDir():
+		return nil, fmt.Errorf("%s: is a directory", path)
+	case !st.Mode().IsRegular():
+		return nil, fmt.Errorf("%s: %s, not a regular file", path, image.FileKind(st.Mode()))
+	case st.Size() > limit:
+		return nil, fmt.Errorf("%s: %d bytes, more than %d", path, st.Size(), limit)
+	}
+	return os.ReadFile(path)
 }

@@ -311,6 +311,14 @@ func runConfig(cmd *cobra.Command) (emu.Config, error) {
 	if err := applyFloppyFlags(&cfg); err != nil {
 		return cfg, err
 	}
+	// Bad input is refused before anything is made on disk (the default
+	// system disk below, a trace file).
+	if err := console.Check(cfg.Console); err != nil {
+		return cfg, err
+	}
+	if err := checkRunFiles(cfg); err != nil {
+		return cfg, err
+	}
 	if runFlags.machine == "" && len(cfg.SCSI) == 0 && len(cfg.Floppies) == 0 {
 		// Nothing attached: boot CP/M from the default system disk (our
 		// ROM or a user's Ampro ROM: its loader needs only READTRK).
@@ -326,9 +334,6 @@ func runConfig(cmd *cobra.Command) (emu.Config, error) {
 			return cfg, err
 		}
 		cfg.ROM, cfg.ROMName = rom, "built-in monitor"
-	}
-	if err := checkRunFiles(cfg); err != nil {
-		return cfg, err
 	}
 	return cfg, cfg.Validate()
 }

@@ -18,6 +18,7 @@ import (
 )
 
 func TestRunRejectsBadInput(t *testing.T) {
+	resetRunFlags(t)
 	dir := t.TempDir()
 	odd := filepath.Join(dir, "odd.rom")
 	if err := os.WriteFile(odd, make([]byte, 5000), 0o644); err != nil {

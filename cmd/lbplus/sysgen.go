@@ -54,9 +54,9 @@ func ccpBDOSImage(file string) ([]byte, error) {
 	if file == "" {
 		return cpm.System()
 	}
-	b, err := os.ReadFile(file)
+	b, err := readInput(file, 1<<20)
 	if err != nil {
-		return nil, fmt.Errorf("--ccp-bdos: %w", err)
+		return nil, fmt.Errorf("--ccp-bdos %w", err)
 	}
 	if len(b) != cpm.SysSize {
 		return nil, fmt.Errorf("--ccp-bdos %s: %d bytes; want %d (CCP %04Xh + BDOS %04Xh bytes for CCP at %04Xh, BDOS at %04Xh)",

@@ -159,9 +159,24 @@ func checkRegular(path, what string) error {
 	case st.IsDir():
 		return fmt.Errorf("%s: is a directory, not %s", path, article(what))
 	case !st.Mode().IsRegular():
-		return fmt.Errorf("%s: not a regular file (%s), cannot be %s", path, st.Mode().Type(), article(what))
+		return fmt.Errorf("%s: %s, not a regular file: cannot be %s", path, FileKind(st.Mode()), article(what))
 	}
 	return nil
+}
+
+// FileKind names what a file that is not a regular one is, for messages.
+func FileKind(m os.FileMode) string {
+	switch {
+	case m&os.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&os.ModeCharDevice != 0, m&os.ModeDevice != 0:
+		return "a device"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m.IsDir():
+		return "a directory"
+	}
+	return "a special file"
 }
 
 func article(what string) string {

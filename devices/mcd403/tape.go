@@ -93,7 +93,7 @@ func Create(path string, interleave int) error {
 // read-only image (or write_protect in the sidecar) is a write-protected
 // cartridge.
 func Open(path string, readOnly bool) (*Tape, error) {
-	if _, err := os.Stat(path); err == nil {
+	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
 		if _, err := os.Stat(image.SidecarPath(path)); errors.Is(err, os.ErrNotExist) {
 			return nil, fmt.Errorf("%s: sidecar %s is missing (make cartridge images with `lbplus tape create`)", path, image.SidecarPath(path))
 		}

@@ -59,6 +59,19 @@ func Open(spec string) (Port, error) {
 	return nil, fmt.Errorf("console %q: want stdio, tcp:PORT or tcp:HOST:PORT", spec)
 }
 
+// Check reports whether spec names a console Open can make, without
+// opening it.
+func Check(spec string) error {
+	switch {
+	case spec == "" || spec == "stdio":
+		return nil
+	case strings.HasPrefix(spec, "tcp:"):
+		_, err := TCPAddr(spec)
+		return err
+	}
+	return fmt.Errorf("console %q: want stdio, tcp:PORT or tcp:HOST:PORT", spec)
+}
+
 // TCPAddr turns "tcp:PORT" into the loopback address 127.0.0.1:PORT (the
 // console has no authentication, so it is not offered to the network
 // unless asked) and "tcp:HOST:PORT" into HOST:PORT, checking the port.
