@@ -1,21 +1,24 @@
-// Package bench is the harness that replays the 1990 disk-to-tape
-// experiments of seed 000 on the emulated Little Board/PLUS.
+// Package bench holds every harness that replays the 1990 experiments of
+// seed 000 on the emulated Little Board/PLUS: Run (BACKUP, disk to tape),
+// RunDisk (DISKBENCH, the interleave table), RunTape (TAPEBENCH), the seed
+// rows, the sweep. Each builds a fresh machine with emu.New and runs its Z80
+// program from RAM through RAMProgram, which talks to the program only
+// through its symbols.
 //
-// Run builds a fresh board for one Setup: it creates a disk image (ST-125
+// Run builds a fresh machine for one Setup: it creates a disk image (ST-125
 // geometry, formatted at the setup's interleave) and, unless the run is
 // disk-only, a tape image formatted at the tape interleave, in a directory
-// of the caller's choice; attaches the ACB-4000 as SCSI target 0 and the
-// MCD-403 as target 1 to the board's NCR 5380; loads BACKUP (roms/backup)
-// into RAM at 0100h with its parameter block filled in; boots through a
-// four-instruction ROM that maps RAM in and jumps there; and runs until the
-// program reports done or failed, or a simulated-time limit passes. Results
-// come from BACKUP's own result block: bytes copied and the elapsed time it
-// measured with the CTC, so throughput is what a program on the real
-// machine would have printed; for runs of SteadyMinPasses passes or more
-// the reported rate leaves out the first pass (the tape's launch from its
-// load point), as the story's long backups amortised it. The tape drive's
-// reposition count and the
-// board's T-state count are reported beside it.
+// of the caller's choice; puts the ACB-4000 at SCSI ID 0 and the MCD-403 at
+// ID 1 in the machine's configuration; loads BACKUP (roms/backup) into RAM
+// at 0100h with its parameter block filled in; boots through the stub ROM
+// (emu.StubROM: map RAM in, jump there); and runs until the program reports
+// done or failed, or a simulated-time limit passes. Results come from
+// BACKUP's own result block: bytes copied and the elapsed time it measured
+// with the CTC, so throughput is what a program on the real machine would
+// have printed; for runs of SteadyMinPasses passes or more the reported
+// rate leaves out the first pass (the tape's launch from its load point),
+// as the story's long backups amortised it. The tape drive's reposition
+// count and the board's T-state count are reported beside it.
 //
 // Nothing here encodes the story's figures except Rows' story column, which
 // only feeds the report and the regression test.
@@ -99,7 +102,7 @@ type Options struct {
 	Progress func(done, total int64)
 	// Console, if set, receives the characters BACKUP prints.
 	Console func(b byte)
-	// WaitOnDRQ selects hypothesis B of REFERENCE.md 1.5.
+	// WaitOnDRQ selects hypothesis B of docs/HARDWARE.md 1.5.
 	WaitOnDRQ bool
 	// DiskPattern fills the blocks the run reads with Pattern before the
 	// run, so a test can check the bytes that arrived (Result.Buffer).

@@ -6,7 +6,7 @@ import (
 	"github.com/lbplus/lbplus/roms/backup"
 )
 
-// Row is one line of the story's table (REFERENCE.md 8) as a Setup, with the
+// Row is one line of the story's table (docs/HARDWARE.md 8) as a Setup, with the
 // story's figure for the report. Story is 0 where the story gives a bound
 // instead of a number (StoryBelow).
 type Row struct {

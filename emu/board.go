@@ -13,14 +13,14 @@
 // instant the CPU sees it. An event scheduled earlier than the CPU's run
 // limit (OnEarlier) pulls the limit in.
 //
-// Memory [F MAME-ampro, REFERENCE.md 1.2]: 64 KB of RAM. After reset the ROM
+// Memory [F MAME-ampro, docs/HARDWARE.md 1.2]: 64 KB of RAM. After reset the ROM
 // image (4, 8, 16 or 32 KB) overlays 0000-7FFF for reads, repeated every
 // image size, while port 00 bit 6 is 0; writes always reach the RAM beneath,
 // as MAME does.
 // Writing port 00 with bit 6 = 1 maps RAM over the whole space.
 //
 // I/O map (A0-A7 decoded; MAME-ampro's address ranges) [F MAME-ampro, FUZIX
-// lb.h, REFERENCE.md 1.3]:
+// lb.h, docs/HARDWARE.md 1.3]:
 //
 //	00        write: control latch (drive select 0-3, side, /DDEN, ROM, FDC clock)
 //	01 02 03  write: printer data, STROBE on, STROBE off
@@ -38,7 +38,7 @@
 // Known inaccuracies / assumptions:
 //   - [A] A device sees an I/O access at T2 of the I/O cycle (IORQ active),
 //     i.e. IOAccessOffset T-states after the cycle starts.
-//   - [A] With Config.WaitOnDRQ (hypothesis B of REFERENCE.md 1.5), WAIT is
+//   - [A] With Config.WaitOnDRQ (hypothesis B of docs/HARDWARE.md 1.5), WAIT is
 //     sampled at the automatic wait state of a port 28 access and held until
 //     the 5380's DRQ is true; without it (hypothesis A, the default) port 28
 //     is never stretched. Memory refresh during a long WAIT is not modelled.
@@ -47,7 +47,8 @@
 //     reads the same at 1000h, 2000h, ... 7000h. Writes reach RAM, as in
 //     MAME (EmulatorKit drops them).
 //   - The printer has no device behind it: its BUSY line (DART RIB) stays
-//     inactive. The WD1772 window is a stub (reads FFh) until floppies come.
+//     inactive. A machine without floppy drives has no WD1772 fitted: C0-C7
+//     read FFh (floppy.go).
 //   - The scheduler clock and the CPU's T-state counter start together at 0.
 package emu
 
@@ -76,11 +77,11 @@ const (
 	// ErrHung. [A] 10 s of simulated time is far beyond any real stall.
 	DefaultMaxWait = 10 * sched.Second
 	// romWindow is the part of the address space the ROM overlays while it
-	// is on: the lower 32 KB [F EmulatorKit, FUZIX lb.h; REFERENCE.md 1.2].
+	// is on: the lower 32 KB [F EmulatorKit, FUZIX lb.h; docs/HARDWARE.md 1.2].
 	romWindow = 0x8000
 )
 
-// Valid ROM image sizes [F the board's 2732..27256 EPROM socket, REFERENCE.md 1.2].
+// Valid ROM image sizes [F the board's 2732..27256 EPROM socket, docs/HARDWARE.md 1.2].
 var romSizes = []int{4096, 8192, 16384, 32768}
 
 // ErrHung is returned by the run methods when the CPU is held in WAIT

@@ -57,7 +57,7 @@ type Config struct {
 	SpareJumpers uint8 `toml:"spare_jumpers"`
 	// Jumpers are the optional wires of the board.
 	Jumpers Jumpers `toml:"jumpers"`
-	// WaitOnDRQ selects hypothesis B of REFERENCE.md 1.5: port 28 accesses
+	// WaitOnDRQ selects hypothesis B of docs/HARDWARE.md 1.5: port 28 accesses
 	// hold WAIT until the 5380 raises DRQ. Default false (hypothesis A).
 	WaitOnDRQ bool `toml:"wait_on_drq"`
 	// MaxWait bounds one WAIT (0 = DefaultMaxWait).
@@ -76,7 +76,7 @@ type Config struct {
 }
 
 // Jumpers are the board's optional wires, all open by default as in MAME
-// [F MAME-ampro, REFERENCE.md 1.4].
+// [F MAME-ampro, docs/HARDWARE.md 1.4].
 type Jumpers struct {
 	// IRQToTRG2 (JMP3) routes the 5380's IRQ to CTC CLK/TRG2.
 	IRQToTRG2 bool `toml:"ncr_irq_to_ctc_trg2"`

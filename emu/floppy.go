@@ -30,7 +30,7 @@ type floppyBoard struct {
 }
 
 // buildFloppy fits the WD1772 behind C0-C7 and the drives Config.Floppies
-// names, wired as the board wires them [F MAME-ampro, REFERENCE.md 1.3-1.4]:
+// names, wired as the board wires them [F MAME-ampro, docs/HARDWARE.md 1.3-1.4]:
 // port 00 selects the drive, side, density and FDC clock; the chip's motor
 // output drives every drive's motor line [A]; the selected drive's READY
 // goes to DART DCDB; INTRQ and DRQ go through the jumpers (FDCINTRQ,

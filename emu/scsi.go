@@ -8,7 +8,7 @@ import (
 
 // buildSCSI puts the board's 5380 on its SCSI bus, behind ports 20-28, and
 // wires the optional jumpers of Config (JMP3: IRQ to CTC CLK/TRG2; JMP8: DRQ
-// to DART DCDA) [F MAME-ampro, REFERENCE.md 1.4]. The board always has both,
+// to DART DCDA) [F MAME-ampro, docs/HARDWARE.md 1.4]. The board always has both,
 // with or without targets, as the real board does.
 func (b *Board) buildSCSI() {
 	b.bus = scsi.NewBus(b.s)

@@ -19,7 +19,7 @@
 //     CP/M program of 1990 would; nothing overlaps them [A].
 //   - The tape WRITE(6) carries the tape block number in the LBA field and a
 //     count of 1 block, the block-addressed command set assumed for the
-//     MCD-403 (REFERENCE.md 7) [A].
+//     MCD-403 (docs/HARDWARE.md 7) [A].
 //   - Before timing starts, both devices are polled with TEST UNIT READY
 //     (1 s apart) so cartridge load and retension are not counted [A].
 package backup

@@ -40,9 +40,3 @@ func Block() ([]byte, error) {
 	}
 	return r.Bytes, nil
 }
-
-// Source returns bootdemo.asm.
-func Source() []byte {
-	b, _ := src.ReadFile("bootdemo.asm")
-	return b
-}

@@ -122,7 +122,7 @@ func (p Params) Encode() []byte {
 		byte(p.LBA), byte(p.LBA >> 8), byte(p.LBA >> 16), byte(p.ReadyTrys), byte(p.Timeout)}
 }
 
-// Story is the seed's interleave table (REFERENCE.md 8 rows 5 and 8), for
+// Story is the seed's interleave table (docs/HARDWARE.md 8 rows 5 and 8), for
 // reports only: milliseconds for 8192 bytes by interleave, 4K x2 bursts, and
 // one 8K read at 3:1.
 var Story = map[string]map[int]float64{

@@ -99,9 +99,3 @@ func Symbols() (map[string]int64, error) {
 	}
 	return result.Symbols, nil
 }
-
-// Source returns monitor.asm.
-func Source() []byte {
-	b, _ := src.ReadFile("monitor.asm")
-	return b
-}

@@ -7,7 +7,7 @@
 // its own sources through asm.UnionFS):
 //
 //	INCLUDE "scsilib.inc"   ; all of the below
-//	INCLUDE "sl_hw.inc"     ; port and register-bit EQUs (REFERENCE.md 1.3, 3.1)
+//	INCLUDE "sl_hw.inc"     ; port and register-bit EQUs (docs/HARDWARE.md 1.3, 3.1)
 //	INCLUDE "sl_scsi.inc"   ; sl_init, sl_exec, sl_select, sl_cdb, sl_data, sl_finish, sl_abort
 //	INCLUDE "sl_timer.inc"  ; tm_init, tm_read, tm_stop (CTC channel 2, 64 us units)
 //	INCLUDE "sl_con.inc"    ; con_init, con_putc, con_puts, con_crlf, con_dec32, con_hex8
@@ -35,11 +35,11 @@
 //     drive accept that [A].
 //   - The byte-by-byte handshake is the 5380's DMA mode with a BSR poll per
 //     byte, which is how a 15 us/byte loop is reached on this CPU
-//     (REFERENCE.md 2.1); Ampro's BIOS source was not available, so the exact
+//     (docs/HARDWARE.md 2.1); Ampro's BIOS source was not available, so the exact
 //     instruction sequence is an assumption [A].
 //   - Bursts check DRQ once per burst only; a target slower than 5.25 us per
 //     byte inside a burst gets stale reads or overwritten writes. That is the
-//     hardware's behaviour (REFERENCE.md 1.5), not a bug to fix here.
+//     hardware's behaviour (docs/HARDWARE.md 1.5), not a bug to fix here.
 //   - Timeouts are counted in polls, not in CTC time, so they scale with the
 //     poll loop's length (1.4-1.6 s a unit).
 package scsilib
