@@ -52,8 +52,17 @@ func SizeCode(size int) int {
 type Track struct {
 	Cyl, Head int
 	FM        bool // single density (FM); false is MFM
-	Sectors   []Sector
+	// Rate is the data rate in kbit/s the image gives (IMD modes: 500, 300
+	// or 250 in MFM, half in FM terms as the IMD names them); 0 means 250.
+	// 300 is a 300 rpm disk read in a 360 rpm drive: on a 300 rpm drive it
+	// is the same recording as 250 [D]. 500 is high density.
+	Rate    int
+	Sectors []Sector
 }
+
+// HighDensity reports a track recorded at 500 kbit/s (twice the bits of
+// double density on the same turn).
+func (t *Track) HighDensity() bool { return t.Rate == 500 }
 
 // Find returns the index of the sector with ID record r, or -1.
 func (t *Track) Find(r byte) int {

@@ -44,6 +44,8 @@ func sample() *Disk {
 	t2.Sectors[2].C = 9 // ID cylinder differs from the physical one
 	t2.Sectors[3].H = 1
 	*d.Track(2, 1) = Track{Cyl: 2, Head: 1}
+	d.Track(2, 0).Rate = 500 // high density
+	d.Track(1, 1).Rate = 300 // a DD disk read in a 360 rpm drive
 	return d
 }
 

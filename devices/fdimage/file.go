@@ -421,6 +421,9 @@ func (im *Image) Describe() []string {
 			if t.FM {
 				dens = "FM"
 			}
+			if t.Rate != 0 && t.Rate != 250 {
+				dens += fmt.Sprintf(" %d kbit/s", t.Rate)
+			}
 			desc = fmt.Sprintf("%s %d sectors of %s bytes, map %s", dens, len(t.Sectors), strings.Join(sz, "/"), strings.Join(ids, ","))
 		}
 		if n := len(groups); n > 0 && groups[n-1].desc == desc {

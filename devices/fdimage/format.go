@@ -166,8 +166,8 @@ func (f Format) NewDisk(fill byte) *Disk {
 // Holds reports why a raw image in f cannot store track t, or nil.
 func (f Format) Holds(t *Track) error {
 	where := fmt.Sprintf("cylinder %d head %d", t.Cyl, t.Head)
-	if t.FM != f.FM {
-		return fmt.Errorf("%s: a raw %s image cannot hold a track of the other density", where, f.Name)
+	if t.FM != f.FM || t.HighDensity() {
+		return fmt.Errorf("%s: a raw %s image cannot hold a track of another density or data rate", where, f.Name)
 	}
 	if len(t.Sectors) != f.Sectors {
 		return fmt.Errorf("%s: a raw %s image holds %d sectors a track, not %d", where, f.Name, f.Sectors, len(t.Sectors))

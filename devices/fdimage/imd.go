@@ -14,12 +14,9 @@ import (
 // byte), 03/04 the same with a deleted mark, 05/06 with a data error, 07/08
 // deleted with a data error.
 
-// imdModes gives density and data rate per IMD mode byte: 0-2 FM at
-// 500/300/250 kbit/s, 3-5 MFM at the same rates.
-const (
-	imdFM250  = 2
-	imdMFM250 = 5
-)
+// imdRates gives the data rate per IMD mode byte: 0-2 FM at 500/300/250
+// kbit/s, 3-5 MFM at the same rates.
+var imdRates = [6]int{500, 300, 250, 500, 300, 250}
 
 // DecodeIMD parses an IMD file. sectorOffsets, when not nil, receives the
 // file offset of each uncompressed sector's data (keyed track index*256 +
@@ -64,6 +61,9 @@ func DecodeIMD(b []byte, sectorOffsets map[int]int64) (*Disk, error) {
 			return nil, fmt.Errorf("IMD %s: sector size code %d", where, sz)
 		}
 		t := Track{Cyl: cyl, Head: int(head & 1), FM: mode < 3}
+		if r := imdRates[mode]; r != 250 {
+			t.Rate = r
+		}
 		if err := need(count, where+" sector map"); err != nil {
 			return nil, err
 		}
@@ -181,9 +181,15 @@ func EncodeIMD(d *Disk, header string, noCompress bool, sectorOffsets map[int]in
 	b.WriteString(d.Comment)
 	b.WriteByte(0x1a)
 	for ti, t := range d.Tracks {
-		mode := byte(imdMFM250)
+		mode := byte(5) // MFM 250 kbit/s
+		switch t.Rate {
+		case 500:
+			mode = 3
+		case 300:
+			mode = 4
+		}
 		if t.FM {
-			mode = imdFM250
+			mode -= 3
 		}
 		n := len(t.Sectors)
 		if n == 0 { // unformatted: IMD readers take a missing track as such

@@ -38,11 +38,16 @@ var (
 const SpeedTolerance = 0.015
 
 // StandardLayout places t's sectors as a formatter lays them down. rev is
-// one revolution; the cell follows the track's density.
+// one revolution; the cell follows the track's density and data rate. Gap
+// sizes are the double-density ones at either rate (a high-density track
+// has room to spare) [A].
 func StandardLayout(t *fdimage.Track, rev sched.Time) Positions {
 	g, cell := mfmGaps, MFMCell
 	if t.FM {
 		g, cell = fmGaps, FMCell
+	}
+	if t.HighDensity() {
+		cell /= 2 // 500 kbit/s: readable only with the FDC at 16 MHz [D]
 	}
 	n := int(rev / cell)
 	p := Positions{FM: t.FM, Cell: cell, Len: n}
@@ -215,6 +220,9 @@ func DataWindow(fm bool) int {
 // missing keep no data.
 func Parse(cells []Cell, fm bool, cell sched.Time) (fdimage.Track, Positions) {
 	t := fdimage.Track{FM: fm}
+	if cell == MFMCell/2 || fm && cell == FMCell/2 {
+		t.Rate = 500
+	}
 	p := Positions{FM: fm, Cell: cell, Len: len(cells)}
 	n := len(cells)
 	get := func(i int) byte {

@@ -240,3 +240,30 @@ func TestSettleTypeII(t *testing.T) {
 	assert.Equal(t, 15*ms, search-settle)
 	assert.Len(t, r.got, 512)
 }
+
+// A high-density track (IMD mode 3, 500 kbit/s) has 16 us bytes: the chip
+// reads it only with port 00's 16 MHz clock, and then every 16 us.
+func TestHighDensityNeeds16MHz(t *testing.T) {
+	f := fdimage.Format{Name: "hd", Cylinders: 80, Heads: 2, Sectors: 9, Size: 1024, FirstID: 1, Interleave: 1}
+	disk := f.NewDisk(0x3C)
+	for i := range disk.Tracks {
+		disk.Tracks[i].Rate = 500
+	}
+	r := newRig(t, disk, false)
+	r.lag = us
+	r.f.Write(RegSector, 1)
+	r.cmd(0, 0x88)
+	_, ok := r.waitIdle(2 * sched.Second)
+	require.True(t, ok)
+	assert.NotZero(t, r.f.Peek(RegStatus)&StRNF, "8 MHz: no IDs")
+	r.f.SetClock16(r.s.Now(), true)
+	r.got = nil
+	start := r.s.Now()
+	r.cmd(start, 0x88)
+	_, ok = r.waitIdle(start + sched.Second)
+	require.True(t, ok)
+	require.Zero(t, r.f.Peek(RegStatus)&(StRNF|StLostData|StCRC))
+	assert.Len(t, r.got, 1024)
+	drq := after(r.times("fdc", floppy.DRQ, 1), start)
+	assert.Equal(t, 16*us, drq[5]-drq[4])
+}
