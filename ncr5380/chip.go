@@ -641,24 +641,19 @@ func (c *Chip) txDRQ(sched.Time) {
 // (DRQ on) it clears DRQ and lets the chip acknowledge the byte; without one
 // the stale IDR is returned and nothing else happens (hypothesis A).
 func (c *Chip) DMARead() uint8 {
-	v := c.dmaRead()
-	if c.obsRegs&(1<<RegDACK) != 0 {
-		c.notify(Access{Reg: RegDACK, V: v})
-	}
-	return v
-}
-
-func (c *Chip) dmaRead() uint8 {
 	v := c.idr
 	if c.dma != rxLatched {
 		c.Stats.StaleReads++
 		c.trace("stale DACK read")
-		return v
+	} else {
+		c.setDRQ(false)
+		c.Stats.DMABytesIn++
+		c.dma = rxAckPending
+		c.schedule(&c.evRxAck, c.Timing.DackToAck)
 	}
-	c.setDRQ(false)
-	c.Stats.DMABytesIn++
-	c.dma = rxAckPending
-	c.schedule(&c.evRxAck, c.Timing.DackToAck)
+	if c.obsRegs&(1<<RegDACK) != 0 { // the byte path: no wrapper call
+		c.notify(Access{Reg: RegDACK, V: v})
+	}
 	return v
 }
 
@@ -666,22 +661,18 @@ func (c *Chip) dmaRead() uint8 {
 // is taken for the next REQ; with DRQ off it replaces whatever ODR held,
 // and that byte is lost (hypothesis A).
 func (c *Chip) DMAWrite(v uint8) {
-	c.dmaWrite(v)
-	if c.obsRegs&(1<<RegDACK) != 0 {
-		c.notify(Access{Reg: RegDACK, Write: true, V: v})
-	}
-}
-
-func (c *Chip) dmaWrite(v uint8) {
 	c.odr = v
 	if c.dma != txWaitDACK {
 		c.Stats.Overwrites++
 		c.trace("DACK write overwrote ODR")
 		c.drive() // ODR may be on the bus right now
-		return
+	} else {
+		c.setDRQ(false)
+		c.dma = txWaitReq
+		c.drive()
+		c.step()
 	}
-	c.setDRQ(false)
-	c.dma = txWaitReq
-	c.drive()
-	c.step()
+	if c.obsRegs&(1<<RegDACK) != 0 { // the byte path: no wrapper call
+		c.notify(Access{Reg: RegDACK, Write: true, V: v})
+	}
 }

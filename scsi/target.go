@@ -118,6 +118,7 @@ type Target struct {
 	id     int
 	name   string
 	dev    Device
+	cont   Continuer // dev, when it continues through Cont values
 	timing Timing
 
 	state      tstate
@@ -151,6 +152,7 @@ func NewTarget(bus *Bus, id int, name string, dev Device, timing Timing) *Target
 		panic(fmt.Sprintf("scsi: target %q: ID %d out of range 0-7", name, id))
 	}
 	t := &Target{bus: bus, s: bus.Sched(), id: id, name: name, dev: dev, timing: timing}
+	t.cont, _ = dev.(Continuer)
 	t.port = bus.Attach(name, t.onChange)
 	for p := range t.evPhase {
 		t.evPhase[p].Init(name+" "+Phase(p).String(), t.stepPhase)
@@ -241,7 +243,7 @@ func (t *Target) ReceiveK(p Phase, k Cont) {
 }
 
 func (t *Target) mustContinue() {
-	if _, ok := t.dev.(Continuer); !ok {
+	if t.cont == nil {
 		panic(fmt.Sprintf("scsi: target %q: SendK/ReceiveK from a device without Continue", t.name))
 	}
 }
@@ -485,7 +487,7 @@ func (t *Target) finish(now sched.Time) {
 			x.doneOut(now, x.b)
 		}
 	case thenDevice:
-		t.dev.(Continuer).Continue(t, now, x.k, x.b)
+		t.cont.Continue(t, now, x.k, x.b)
 	case thenStatus:
 		t.start(transfer{phase: MsgIn, in: true, b: MsgCommandComplete, delay: t.timing.MessageDelay, gap: t.timing.ReqAfterAck, then: thenMessage})
 	case thenMessage:
