@@ -1,4 +1,4 @@
-package mcd403
+package mcd403_test
 
 import (
 	"fmt"
@@ -8,15 +8,33 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/lbplus/lbplus/devices/mcd403"
+	"github.com/lbplus/lbplus/emu"
 	"github.com/lbplus/lbplus/ncr5380"
 	"github.com/lbplus/lbplus/sched"
 	"github.com/lbplus/lbplus/scsi"
+	"github.com/lbplus/lbplus/scsi/scsidev"
 )
 
-// z80 plays the Ampro's Z80 against a real NCR 5380 model: every register
+// The drive at its usual ID on the machine's bus (BACKUP's default).
+const tapeID = 1
+
+func rw(op byte, block, count int) []byte {
+	return []byte{op, byte(block>>16) & 0x1F, byte(block >> 8), byte(block), byte(count), 0}
+}
+
+func pattern(block int, size int) []byte {
+	b := make([]byte, size)
+	for i := range b {
+		b[i] = byte(i*7 + block*13 + i>>8)
+	}
+	return b
+}
+
+// z80 plays the Ampro's Z80 against the machine's NCR 5380: every register
 // or DACK access happens at now, which then moves on by the instruction
-// time given. No board, no CPU model: the access pattern of roms/scsilib's
-// loops, with their T-state counts, is what matters here.
+// time given. The machine's CPU does not run: the access pattern of
+// roms/scsilib's loops, with their T-state counts, is what matters here.
 type z80 struct {
 	t   testing.TB
 	s   *sched.Scheduler
@@ -122,21 +140,23 @@ type chipRig struct {
 	s    *sched.Scheduler
 	bus  *scsi.Bus
 	c    *ncr5380.Chip
-	d    *Drive
+	d    *mcd403.Drive
 	h    *z80
 	path string
 }
 
+// newChipRig builds a machine with the drive at tapeID, a fresh cartridge
+// formatted at interleave.
 func newChipRig(t testing.TB, interleave int) *chipRig {
-	s := sched.New()
-	bus := scsi.NewBus(s)
 	path := filepath.Join(t.TempDir(), "t.tape")
-	require.NoError(t, Create(path, interleave))
-	tape, err := Open(path, false)
+	require.NoError(t, mcd403.Create(path, interleave))
+	cfg := emu.DefaultConfig(emu.StubROM(0))
+	cfg.SCSI = []scsidev.Spec{{ID: tapeID, Type: "mcd403", Images: []string{path}}}
+	b, err := emu.New(cfg)
 	require.NoError(t, err)
-	d, _ := Attach(bus, tapeID, "mcd403", DefaultParams(), tape)
-	t.Cleanup(func() { d.Close() })
-	c := ncr5380.New(s, bus, "5380")
+	t.Cleanup(func() { b.Close() })
+	s, bus, c := b.Sched(), b.SCSIBus(), b.NCR5380()
+	d := b.SCSIDevice(tapeID).(*mcd403.Drive)
 	return &chipRig{s: s, bus: bus, c: c, d: d, path: path, h: &z80{t: t, s: s, c: c, bus: bus}}
 }
 
@@ -145,7 +165,7 @@ func newChipRig(t testing.TB, interleave int) *chipRig {
 // 21 T a byte, 26 T loop). It reports whether the command completed.
 func (r *chipRig) writeBursts(t testing.TB, block, n int, data []byte) (status byte, done bool) {
 	h := r.h
-	require.Equal(t, scsi.DataOut, h.command(rw(OpWrite, block, 1)))
+	require.Equal(t, scsi.DataOut, h.command(rw(mcd403.OpWrite, block, 1)))
 	for i := 0; i < len(data); i += n {
 		if !h.drq(2 * sched.Second) {
 			return 0, false // the Z80's timeout: the target stopped asking
@@ -202,7 +222,7 @@ func TestBurstRead256(t *testing.T) {
 	data := pattern(2, 8192)
 	require.NoError(t, r.d.Tape().WriteBlock(2, data))
 	h := r.h
-	require.Equal(t, scsi.DataIn, h.command(rw(OpRead, 2, 1)))
+	require.Equal(t, scsi.DataIn, h.command(rw(mcd403.OpRead, 2, 1)))
 	var got []byte
 	for len(got) < len(data) {
 		require.True(t, h.drq(2*sched.Second), "DRQ")
