@@ -112,6 +112,9 @@ func floppyCreate(w io.Writer, path, format string, interleave int, now time.Tim
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	if interleave != 0 {
+		if fdimage.KindOf(path) == fdimage.Raw && interleave != f.Interleave {
+			return fmt.Errorf("%s: a raw image keeps no sector order (it is always the format's %d:1); make an .imd for interleave %d:1", path, f.Interleave, interleave)
+		}
 		f.Interleave = interleave
 		if err := f.Validate(); err != nil {
 			return fmt.Errorf("%s: %w", path, err)

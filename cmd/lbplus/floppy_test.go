@@ -156,9 +156,12 @@ func TestFloppyCreateAndInfo(t *testing.T) {
 		assert.Contains(t, err.Error(), c.want, name)
 		assert.Contains(t, err.Error(), c.path, name)
 	}
+	err := floppyCreate(&out, filepath.Join(dir, "z.img"), "amp2", 1, stamp)
+	assert.ErrorContains(t, err, "keeps no sector order")
+	require.NoError(t, floppyCreate(&out, filepath.Join(dir, "z.imd"), "amp2", 1, stamp))
 	amb := filepath.Join(dir, "amb.img")
 	require.NoError(t, os.WriteFile(amb, make([]byte, 409600), 0o644))
-	err := floppyInfo(&out, amb, "")
+	err = floppyInfo(&out, amb, "")
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "amp2 or amp3")
 	require.NoError(t, floppyInfo(&out, amb, "amp3"))
