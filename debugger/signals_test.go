@@ -54,7 +54,7 @@ func TestDecoderCommand(t *testing.T) {
 		set(scsi.BSY|p|scsi.ACK, b)
 		set(scsi.BSY|p, b)
 	}
-	set(scsi.SEL, 0x81)         // initiator 7 and target 0 on the data bus
+	set(scsi.SEL, 0x81)          // initiator 7 and target 0 on the data bus
 	set(scsi.SEL|scsi.BSY, 0x81) // the target answers
 	set(scsi.BSY, 0)
 	for _, b := range []byte{0x08, 0x00, 0x00, 0x02, 0x01, 0x00} {
