@@ -195,7 +195,7 @@ func RunTape(s TapeSetup, o TapeOptions) (TapeResult, error) {
 		}
 	})
 	if o.Trace != nil {
-		chip.Trace = func(now sched.Time, ev string) { traceLine(o.Trace, now, "5380: "+ev) }
+		chip.ObserveEvents(func(now sched.Time, ev string) { traceLine(o.Trace, now, "5380: "+ev) })
 		bus.Observe(scsi.NewTextTrace(o.Trace).Change)
 		drive.Observe(func(now sched.Time, ev string) { traceLine(o.Trace, now, "mcd403: "+ev) })
 	}

@@ -187,17 +187,15 @@ type Chip struct {
 	obsRegs uint16 // the registers some observer watches (OR of their masks)
 	nextID  int
 
+	evObs []eventObserver
+
 	OnIRQ func(bool)
 	OnDRQ func(bool)
-	// Trace, if set, is told of the events Stats counts ("stale DACK read",
-	// "DACK write overwrote ODR", "phase mismatch", "BSY lost", "bus reset",
-	// "arbitration started", "arbitration lost"), for bus traces and debuggers.
-	Trace func(now sched.Time, event string)
 }
 
 func (c *Chip) trace(event string) {
-	if c.Trace != nil {
-		c.Trace(c.s.Now(), event)
+	for _, o := range c.evObs {
+		o.fn(c.s.Now(), event)
 	}
 }
 

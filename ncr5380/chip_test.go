@@ -468,7 +468,7 @@ func TestBurstReadHypothesisA(t *testing.T) {
 			h.until(ncr5380.RegBSR, func(v uint8) bool { return v&ncr5380.BSRDRQ != 0 }, "first DRQ")
 			h.step = 21 * sched.TState // INIR: 21 T per byte
 			var events []string
-			r.c.Trace = func(_ sched.Time, e string) { events = append(events, e) }
+			r.c.ObserveEvents(func(_ sched.Time, e string) { events = append(events, e) })
 			got := make([]byte, len(in))
 			for i := range got {
 				got[i] = h.dmaRd()

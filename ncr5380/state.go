@@ -50,6 +50,24 @@ func (c *Chip) ObserveRegs(regs uint16, fn func(now sched.Time, a Access)) (remo
 	}
 }
 
+type eventObserver struct {
+	id int
+	fn func(now sched.Time, event string)
+}
+
+// ObserveEvents adds fn to the observers told of the events Stats counts
+// ("stale DACK read", "DACK write overwrote ODR", "phase mismatch", "BSY
+// lost", "bus reset", "arbitration started", "arbitration lost"), for bus
+// traces and debuggers, and returns a function that removes it.
+func (c *Chip) ObserveEvents(fn func(now sched.Time, event string)) (remove func()) {
+	c.nextID++
+	id := c.nextID
+	c.evObs = append(c.evObs, eventObserver{id, fn})
+	return func() {
+		c.evObs = slices.DeleteFunc(c.evObs, func(o eventObserver) bool { return o.id == id })
+	}
+}
+
 func (c *Chip) notify(a Access) {
 	now := c.s.Now()
 	for _, o := range c.obs {
