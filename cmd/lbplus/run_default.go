@@ -6,8 +6,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/lbplus/lbplus/devices/acb4000"
+	"github.com/lbplus/lbplus/roms/cpmbios"
 )
 
 // DefaultDiskName is the default system disk's file in the data directory.
@@ -59,6 +61,9 @@ func defaultSystemDisk(w io.Writer) (string, error) {
 	if _, err := installSystem(tmp, "", "byte"); err != nil {
 		return "", err
 	}
+	if err := putDefaultFiles(tmp); err != nil {
+		return "", err
+	}
 	// The sidecar first: the image's name appearing marks the disk done.
 	if err := os.Rename(tmp+".toml", path+".toml"); err != nil {
 		return "", err
@@ -68,4 +73,34 @@ func defaultSystemDisk(w io.Writer) (string, error) {
 	}
 	fmt.Fprintf(w, "lbplus: made the default system disk %s (delete it to start fresh)\r\n", path)
 	return path, nil
+}
+
+// readme is A:README.TXT of the default system disk.
+const readme = `This is lbplus's CP/M 2.2 on an emulated Ampro Little Board/PLUS.
+
+Drives A: to E: are the five 4 MB partitions of the hard disk (an
+ACB-4000 with a Seagate ST-125 at SCSI ID 0). Built in: DIR, ERA, REN,
+SAVE, TYPE, USER, d:. A $$$.SUB file on A: runs when CP/M starts.
+
+On the host, lbplus cpm ls/get/put/rm moves files in and out (with
+--part N for drive N+1), and cpmtools reads the partitions as
+lbplus-hd0 to lbplus-hd4 (docs/diskdefs). The disk lives in your data
+directory; delete it to start again from a fresh one.
+`
+
+// putDefaultFiles puts the default system disk's files on A:.
+func putDefaultFiles(path string) error {
+	f, err := openHDImage(path)
+	if err != nil {
+		return err
+	}
+	fs, err := cpmbios.PartitionFS(f, 0)
+	if err == nil {
+		err = fs.Write(0, "README.TXT", []byte(strings.ReplaceAll(readme, "\n", "\r\n")+"\x1a"))
+	}
+	if err != nil {
+		f.Close()
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return f.Close()
 }

@@ -90,13 +90,13 @@ func TestRunDefaultBootsCPM(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("XDG_DATA_HOME", dir)
 	got := runScript(t,
-		[]string{"A>", "NO FILE\r\nA>", "A>", "A: HELLO    COM\r\nA>"},
-		[]string{"DIR\r", "SAVE 2 HELLO.COM\r", "DIR\r"})
+		[]string{"A>", "A: README   TXT\r\nA>", "A>", "A: README   TXT : HELLO    COM\r\nA>", "delete it to start again from a fresh one.\r\n"},
+		[]string{"DIR\r", "SAVE 2 HELLO.COM\r", "DIR\r", "TYPE README.TXT\r"})
 	assert.Contains(t, got, "lbplus CP/M 2.2 BIOS")
 	disk := filepath.Join(dir, "lbplus", DefaultDiskName)
 	assert.FileExists(t, disk)
 	assert.FileExists(t, disk+".toml")
 
-	got = runScript(t, []string{"A>", "A: HELLO    COM\r\nA>"}, []string{"DIR\r"})
+	got = runScript(t, []string{"A>", "A: README   TXT : HELLO    COM\r\nA>"}, []string{"DIR\r"})
 	assert.Contains(t, got, "HELLO    COM", "the file persists")
 }

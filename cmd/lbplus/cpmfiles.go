@@ -1,0 +1,209 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/lbplus/lbplus/cpmfs"
+	"github.com/lbplus/lbplus/devices/acb4000"
+	"github.com/lbplus/lbplus/devices/fdimage"
+	"github.com/lbplus/lbplus/devices/image"
+	"github.com/lbplus/lbplus/roms/cpmbios"
+)
+
+// cpmCmd moves files in and out of CP/M disks: a partition of an lbplus
+// hard disk or an Ampro-format floppy image.
+var cpmCmd = &cobra.Command{
+	Use:   "cpm",
+	Short: "List, copy in, copy out and delete files on CP/M disk images",
+	Long: `Files on a CP/M disk image: a partition of an lbplus system hard disk
+(--part N, drive A: is partition 0 when it boots from the disk) or an
+Ampro-format floppy (.imd or raw; --format amp2 for a raw image whose size
+is ambiguous). cpmtools reads the same disks (docs/CPM.md). Do not use it
+on an image lbplus run has open.`,
+}
+
+var cpmFlags struct {
+	part   int
+	format string
+	user   int
+}
+
+func init() {
+	ls := &cobra.Command{
+		Use:   "ls IMAGE",
+		Short: "List the files (user, name, size)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return cpmList(cmd.OutOrStdout(), args[0])
+		},
+	}
+	get := &cobra.Command{
+		Use:   "get IMAGE [U:]NAME [FILE]",
+		Short: "Copy a file out of the image (to FILE, default NAME in lower case)",
+		Args:  cobra.RangeArgs(2, 3),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			out := ""
+			if len(args) == 3 {
+				out = args[2]
+			}
+			return cpmGet(cmd.OutOrStdout(), args[0], args[1], out)
+		},
+	}
+	put := &cobra.Command{
+		Use:   "put [--user U] IMAGE FILE...",
+		Short: "Copy files into the image (replacing files of the same name)",
+		Args:  cobra.MinimumNArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return cpmPut(cmd.OutOrStdout(), args[0], args[1:], cpmFlags.user)
+		},
+	}
+	rm := &cobra.Command{
+		Use:   "rm IMAGE [U:]NAME...",
+		Short: "Delete files from the image",
+		Args:  cobra.MinimumNArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return cpmRemove(args[0], args[1:])
+		},
+	}
+	for _, c := range []*cobra.Command{ls, get, put, rm} {
+		c.Flags().IntVar(&cpmFlags.part, "part", 0, "hard disk partition (0-4)")
+		c.Flags().StringVar(&cpmFlags.format, "format", "", "floppy: the format of an ambiguous raw image (amp2 or amp3)")
+		cpmCmd.AddCommand(c)
+	}
+	put.Flags().IntVar(&cpmFlags.user, "user", 0, "user area (0-15)")
+	rootCmd.AddCommand(cpmCmd)
+}
+
+// openCPM opens the file system of an image; done closes the image.
+func openCPM(path string, readOnly bool) (fs *cpmfs.FS, done func() error, err error) {
+	if _, err := os.Stat(image.SidecarPath(path)); err == nil {
+		var f *image.File
+		if readOnly {
+			var m acb4000.Meta
+			f, err = image.Open(path, &m, true)
+		} else {
+			f, err = openHDImage(path)
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		fs, err := cpmbios.PartitionFS(f, cpmFlags.part)
+		if err != nil {
+			f.Close()
+			return nil, nil, fmt.Errorf("%s: %w", path, err)
+		}
+		return fs, f.Close, nil
+	}
+	im, err := fdimage.Open(path, fdimage.Options{Format: cpmFlags.format, ReadOnly: readOnly})
+	if err != nil {
+		return nil, nil, err
+	}
+	fs, err = cpmbios.FloppyFS(im)
+	if err != nil {
+		im.Close()
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return fs, im.Close, nil
+}
+
+// userName splits "U:NAME" (user 0 without a prefix).
+func userName(arg string) (int, string, error) {
+	u, n, ok := strings.Cut(arg, ":")
+	if !ok {
+		return 0, arg, nil
+	}
+	user, err := strconv.Atoi(u)
+	if err != nil || user < 0 || user > 15 {
+		return 0, "", fmt.Errorf("%q: the user before ':' is a number 0-15", arg)
+	}
+	return user, n, nil
+}
+
+func cpmList(w io.Writer, path string) error {
+	fs, done, err := openCPM(path, true)
+	if err != nil {
+		return err
+	}
+	defer done()
+	for _, f := range fs.List() {
+		fmt.Fprintf(w, "%2d:%-12s %8d\n", f.User, f.Name, f.Size)
+	}
+	return nil
+}
+
+func cpmGet(w io.Writer, path, arg, out string) error {
+	user, name, err := userName(arg)
+	if err != nil {
+		return err
+	}
+	fs, done, err := openCPM(path, true)
+	if err != nil {
+		return err
+	}
+	defer done()
+	data, err := fs.Read(user, name)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if out == "" {
+		out = strings.ToLower(name)
+	}
+	if err := checkOutputs([]string{path}, outputFile{"FILE", out}); err != nil {
+		return err
+	}
+	if err := os.WriteFile(out, data, 0o644); err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%d:%s -> %s (%d bytes)\n", user, strings.ToUpper(name), out, len(data))
+	return err
+}
+
+func cpmPut(w io.Writer, path string, files []string, user int) error {
+	fs, done, err := openCPM(path, false)
+	if err != nil {
+		return err
+	}
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			done()
+			return err
+		}
+		name := strings.ToUpper(filepath.Base(file))
+		if err := fs.Write(user, name, data); err != nil {
+			done()
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		fmt.Fprintf(w, "%s -> %d:%s (%d bytes)\n", file, user, name, len(data))
+	}
+	return done()
+}
+
+func cpmRemove(path string, args []string) error {
+	fs, done, err := openCPM(path, false)
+	if err != nil {
+		return err
+	}
+	for _, arg := range args {
+		user, name, err := userName(arg)
+		if err == nil {
+			err = fs.Delete(user, name)
+		}
+		if err != nil {
+			done()
+			if errors.Is(err, cpmfs.ErrNotFound) {
+				return fmt.Errorf("%s: %w", path, err)
+			}
+			return err
+		}
+	}
+	return done()
+}
