@@ -120,6 +120,17 @@ func assembleFile(stderr io.Writer, src, out string, hex bool, list, sym string,
 	if err != nil {
 		return err
 	}
+	if out == "" {
+		ext := ".bin"
+		if hex {
+			ext = ".hex"
+		}
+		out = strings.TrimSuffix(src, filepath.Ext(src)) + ext
+	}
+	outs := []outputFile{{"-o", out}, {"--list", list}, {"--sym", sym}}
+	if err := checkOutputs([]string{src}, outs...); err != nil {
+		return err
+	}
 	res, err := asm.Assemble(os.DirFS(hfs.root), main, opts)
 	if err != nil {
 		var el asm.ErrorList
@@ -135,18 +146,19 @@ func assembleFile(stderr io.Writer, src, out string, hex bool, list, sym string,
 		}
 		return err
 	}
+	sources := []string{src}
 	for i := range res.Listing {
 		res.Listing[i].File = hfs.host(res.Listing[i].File)
+		if f := res.Listing[i].File; f != sources[len(sources)-1] {
+			sources = append(sources, f)
+		}
+	}
+	// An INCLUDEd file is an input too; it is known only now.
+	if err := checkOutputs(sources, outs...); err != nil {
+		return err
 	}
 	for _, w := range res.Warnings {
 		fmt.Fprintln(stderr, "warning:", w)
-	}
-	if out == "" {
-		ext := ".bin"
-		if hex {
-			ext = ".hex"
-		}
-		out = strings.TrimSuffix(src, filepath.Ext(src)) + ext
 	}
 	var buf bytes.Buffer
 	if hex {

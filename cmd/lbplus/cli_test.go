@@ -1,0 +1,259 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/lbplus/lbplus/devices/acb4000"
+)
+
+// The scripted bad-input run of issue 14: the real binary, built once, with
+// every bad input the issue lists and the README's examples with one
+// argument corrupted. Each must print one clear line on stderr naming the
+// problem, exit non-zero, leave no file behind and change none, and never
+// panic or hang.
+
+var cliBuild struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// lbplusBinary builds cmd/lbplus once for every test of the package that
+// needs the real binary.
+func lbplusBinary(t *testing.T) string {
+	t.Helper()
+	cliBuild.once.Do(func() {
+		dir, err := os.MkdirTemp("", "lbplus-cli-")
+		if err != nil {
+			cliBuild.err = err
+			return
+		}
+		cliBuild.path = filepath.Join(dir, "lbplus")
+		out, err := exec.Command("go", "build", "-o", cliBuild.path, ".").CombinedOutput()
+		if err != nil {
+			cliBuild.err = errors.New(string(out))
+		}
+	})
+	require.NoError(t, cliBuild.err)
+	return cliBuild.path
+}
+
+type cliResult struct {
+	stdout, stderr string
+	code           int
+	timedOut       bool
+}
+
+// runCLI runs the binary in dir with a private HOME and scratch folder,
+// stdin from stdin, and kills it after limit.
+func runCLI(t *testing.T, dir, stdin string, limit time.Duration, args ...string) cliResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, lbplusBinary(t), args...)
+	cmd.Dir = dir
+	home := filepath.Join(dir, "..", "home")
+	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_DATA_HOME="+filepath.Join(home, "data"),
+		"LBPLUS_SCRATCH="+filepath.Join(dir, "..", "scratch"))
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	r := cliResult{stdout: out.String(), stderr: errb.String(), timedOut: ctx.Err() != nil}
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		r.code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("%v: %v", args, err)
+	}
+	return r
+}
+
+// snapshot lists dir's entries with size and modification time, so a case
+// that creates, removes or writes any file shows.
+func snapshot(t *testing.T, dirs ...string) []string {
+	t.Helper()
+	var out []string
+	for _, dir := range dirs {
+		filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+			if err != nil {
+				return nil
+			}
+			if info.Mode().IsRegular() {
+				out = append(out, fmt.Sprint(p, " ", info.ModTime(), " ", info.Size()))
+			} else {
+				out = append(out, p+" "+info.Mode().String())
+			}
+			return nil
+		})
+	}
+	sort.Strings(out)
+	return out
+}
+
+func TestCLIBadInput(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "work")
+	for _, d := range []string{dir, filepath.Join(root, "home"), filepath.Join(root, "scratch")} {
+		require.NoError(t, os.MkdirAll(d, 0o755))
+	}
+	bin := lbplusBinary(t)
+	for _, args := range [][]string{{"disk", "create", "d.img"}, {"disk", "create", "locked.img"}, {"tape", "create", "t.tape"}} {
+		mk := exec.Command(bin, args...)
+		mk.Dir = root
+		out, err := mk.CombinedOutput()
+		require.NoError(t, err, string(out))
+	}
+	for _, f := range []string{"d.img", "d.img.toml", "locked.img", "locked.img.toml", "t.tape", "t.tape.toml"} {
+		require.NoError(t, os.Rename(filepath.Join(root, f), filepath.Join(dir, f)))
+	}
+	require.NoError(t, syscall.Mkfifo(filepath.Join(dir, "pipe"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "rept.asm"), []byte(" rept 65535\n rept 65535\n rept 65535\n endm\n endm\n endm\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "incbin.asm"), []byte(" incbin \"pipe\"\n"), 0o644))
+	// Another emulator holds locked.img.
+	held, err := acb4000.Open(filepath.Join(dir, "locked.img"), false)
+	require.NoError(t, err)
+	defer held.Close()
+
+	cases := []struct {
+		args []string
+		want string
+	}{
+		// Item 2: no output may be an input, a sidecar, an image or another output.
+		{[]string{"run", "--hd0", "d.img", "--vcd", "d.img"}, "--vcd d.img: is also an input"},
+		{[]string{"run", "--hd0", "d.img", "--trace", "d.img"}, "--trace d.img: is also an input"},
+		{[]string{"run", "--hd0", "d.img", "--trace", "d.img.toml"}, "is the sidecar of input d.img"},
+		{[]string{"run", "--hd0", "d.img", "--vcd", "t.tape"}, "is a disk or tape image"},
+		{[]string{"run", "--hd0", "d.img", "--vcd", "locked.img"}, "locked by a running emulator"},
+		{[]string{"run", "--hd0", "d.img", "--vcd", "x.vcd", "--trace", "x.vcd"}, "both write x.vcd"},
+		{[]string{"bench", "backup", "--vcd", "x", "--trace", "x"}, "both write x"},
+		{[]string{"bench", "tape", "--trace", "d.img"}, "is a disk or tape image"},
+		// Item 3: the console.
+		{[]string{"run", "--console", "tcp:x"}, `port "x" is not a number`},
+		{[]string{"run", "--console", "serial"}, "want stdio, tcp:PORT or tcp:HOST:PORT"},
+		// Item 5: options checked before a long run.
+		{[]string{"bench", "seed", "--mb", "30"}, "at most 21.4 MB"},
+		{[]string{"bench", "backup", "--mb", "22"}, "at most 21.4 MB"},
+		{[]string{"bench", "seed", "--plot", "out.txt"}, "--plot out.txt: a plot is written as .png"},
+		{[]string{"bench", "seed", "--plot", "missing/x.png"}, "folder missing does not exist"},
+		{[]string{"bench", "sweep", "--plot", "x.gif"}, "a plot is written as"},
+		{[]string{"bench", "tape", "--delay", "4001"}, "--delay 4001: give 0 to 4000 ms"},
+		{[]string{"bench", "tape", "--interleave", "3,99"}, "interleave 99"},
+		{[]string{"bench", "interleave", "--samples", "-1"}, "--samples -1"},
+		// Item 6: odd files.
+		{[]string{"disk", "info", "pipe"}, "pipe: a named pipe, not a regular file"},
+		{[]string{"tape", "info", "pipe"}, "pipe: a named pipe, not a regular file"},
+		{[]string{"floppy", "info", "pipe"}, "not a regular file"},
+		{[]string{"run", "--rom", "/dev/zero"}, "/dev/zero: a device, not a regular file"},
+		{[]string{"run", "--rom", "pipe"}, "a named pipe"},
+		{[]string{"run", "--machine", "pipe"}, "a named pipe"},
+		{[]string{"asm", "/dev/zero"}, "a device, not a regular file"},
+		{[]string{"asm", "pipe"}, "a named pipe, not a regular file"},
+		{[]string{"asm", "incbin.asm"}, "a named pipe, not a regular file"},
+		{[]string{"asm", "rept.asm"}, "lines or repetitions expanded"},
+		{[]string{"sysgen", "--ccp-bdos", "/dev/zero", "d.img"}, "a device, not a regular file"},
+		// Item 8: say what is really wrong.
+		{[]string{"disk", "info", "."}, ".: is a directory, not an image file"},
+		{[]string{"disk", "info", "t.tape"}, "says this is a mcd403-tape image, not an acb4000-disk image"},
+		{[]string{"tape", "info", "d.img"}, "says this is an acb4000-disk image, not a mcd403-tape image"},
+		{[]string{"run", "--hd0", "d.img", "--hd0-lun1", "d.img"}, "d.img: given twice"},
+		{[]string{"run", "--hd0", "locked.img"}, "in use"},
+		{[]string{"disk", "info", "locked.img"}, "in use"},
+		{[]string{"disk", "create", "d.img"}, "already exists"},
+		// The README's examples with one argument corrupted.
+		{[]string{"run", "--speed", "warp"}, `--speed "warp"`},
+		{[]string{"run", "--scsi", "9=acb4000:d.img"}, "the ID is a number 0-7"},
+		{[]string{"run", "--scsi", "0=acb9000:d.img"}, "acb9000"},
+		{[]string{"run", "--hd0", "nothere.img"}, "nothere.img: no such image file"},
+		{[]string{"run", "--tape", "d.img"}, "not a mcd403-tape image"},
+		{[]string{"disk", "create", "--geometry", "st999", "n.img"}, `unknown geometry "st999"`},
+		{[]string{"disk", "create", "--interleave", "17", "n.img"}, "interleave 17 out of range 1-16"},
+		{[]string{"tape", "create", "--interleave", "99", "n.tape"}, "interleave 99 out of range 1-16"},
+		{[]string{"floppy", "create", "--format", "amp9", "n.img"}, `unknown format "amp9"`},
+		{[]string{"asm", "missing.asm"}, "missing.asm"},
+		{[]string{"asm", "incbin.asm", "-o", "incbin.asm"}, "-o incbin.asm: is also an input"},
+		{[]string{"asm", "incbin.asm", "-o", "x.bin", "--list", "x.bin"}, "-o and --list: both write x.bin"},
+		{[]string{"asm", "incbin.asm", "--sym", "d.img"}, "is a disk or tape image"},
+		{[]string{"bench", "seed", "--row", "fastest"}, `no row "fastest"`},
+		{[]string{"bench", "backup", "--hd-interleave", "0"}, "interleave 0"},
+		{[]string{"bench", "backup", "--read-size", "3K"}, "--read-size 3K"},
+		{[]string{"bench", "interleave", "--interleave", "2-20"}, `"2-20" outside 1-16`},
+		{[]string{"bench", "interleave", "--transfer", "4Kx"}, `"4Kx" is not NKxM`},
+		{[]string{"bench", "tape", "--burst", "512"}, "burst 512"},
+		{[]string{"bench", "sweep", "--kb", "1"}, "--kb 1"},
+		{[]string{"bench", "seed", "--scratch", "missing"}, "scratch directory"},
+	}
+	before := snapshot(t, dir, filepath.Join(root, "scratch"))
+	for _, c := range cases {
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			r := runCLI(t, dir, "", 60*time.Second, c.args...)
+			require.False(t, r.timedOut, "hangs")
+			assert.NotZero(t, r.code, "exit code")
+			assert.NotContains(t, r.stderr, "panic")
+			assert.NotContains(t, r.stderr, "goroutine ")
+			lines := strings.Split(strings.TrimRight(r.stderr, "\n"), "\n")
+			assert.Len(t, lines, 1, "one line on stderr: %q", r.stderr)
+			assert.Contains(t, r.stderr, c.want)
+			assert.Empty(t, r.stdout)
+			assert.Equal(t, before, snapshot(t, dir, filepath.Join(root, "scratch")), "no file made, changed or removed")
+		})
+	}
+}
+
+// TestCLIInterruptCleansScratch: Ctrl-C or SIGTERM during a bench removes
+// its scratch images (about 21 MB each) and exits as the signal would.
+func TestCLIInterruptCleansScratch(t *testing.T) {
+	bin := lbplusBinary(t)
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		scratch := t.TempDir()
+		cmd := exec.Command(bin, "bench", "seed", "--mb", "5", "--quiet", "--scratch", scratch)
+		var errb bytes.Buffer
+		cmd.Stderr = &errb
+		require.NoError(t, cmd.Start())
+		require.Eventually(t, func() bool {
+			m, _ := filepath.Glob(filepath.Join(scratch, "lbplus-bench-*", "*", "*"))
+			return len(m) > 0
+		}, 60*time.Second, 20*time.Millisecond, "the bench made its images")
+		require.NoError(t, cmd.Process.Signal(sig))
+		err := cmd.Wait()
+		var ee *exec.ExitError
+		require.ErrorAs(t, err, &ee)
+		assert.Equal(t, 128+int(sig), ee.ExitCode())
+		assert.Contains(t, errb.String(), "scratch files removed")
+		left, err := os.ReadDir(scratch)
+		require.NoError(t, err)
+		assert.Empty(t, left, "%v left scratch files", sig)
+	}
+}
+
+// TestCLIVersion: lbplus --version names the build.
+func TestCLIVersion(t *testing.T) {
+	r := runCLI(t, t.TempDir(), "", 30*time.Second, "--version")
+	assert.Zero(t, r.code)
+	assert.Regexp(t, `^lbplus \S+.*go1\.\d+`, r.stdout)
+}
+
+// TestCLIPipedInput: with piped input the board answers it before run ends
+// (issue 14 item 9): the space enters the monitor, H prints its help.
+func TestCLIPipedInput(t *testing.T) {
+	dir := t.TempDir()
+	r := runCLI(t, dir, " H\r", 120*time.Second, "run", "--speed", "max", "--rom", "", "--hd0", "")
+	require.False(t, r.timedOut)
+	assert.Zero(t, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "dump memory", "the monitor's help, typed through the pipe")
+}
