@@ -392,11 +392,11 @@ func syncDir(path string) error {
 // Describe summarises an image for `lbplus floppy info`.
 func (im *Image) Describe() []string {
 	d := im.disk
-	out := []string{fmt.Sprintf("file: %s (%s%s)", im.path, im.kind, map[bool]string{true: ", read-only"}[im.readOnly])}
+	out := []string{fmt.Sprintf("file: %s (%s)", im.path, im.kind)}
 	if im.kind == Raw {
 		out = append(out, "format "+im.format.String())
 	}
-	out = append(out, fmt.Sprintf("geometry: %d cylinders x %d heads", d.Cylinders, d.Heads))
+	out = append(out, fmt.Sprintf("geometry: %d cylinders x %s", d.Cylinders, plural(d.Heads, "head")))
 	// Group tracks with the same sector map.
 	type group struct {
 		desc  string
@@ -445,4 +445,11 @@ func (im *Image) Describe() []string {
 		}
 	}
 	return out
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return fmt.Sprintf("1 %s", what)
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }

@@ -115,8 +115,8 @@ func (f Format) String() string {
 	if f.FM {
 		d = "FM"
 	}
-	return fmt.Sprintf("%s: %d cylinders x %d heads x %d sectors of %d bytes, IDs %d-%d, interleave %d:1, %s",
-		f.Name, f.Cylinders, f.Heads, f.Sectors, f.Size, f.FirstID, f.FirstID+f.Sectors-1, f.Interleave, d)
+	return fmt.Sprintf("%s: %d cylinders x %s x %d sectors of %d bytes, IDs %d-%d, interleave %d:1, %s",
+		f.Name, f.Cylinders, plural(f.Heads, "head"), f.Sectors, f.Size, f.FirstID, f.FirstID+f.Sectors-1, f.Interleave, d)
 }
 
 // Order returns the physical order of the record numbers on a track laid
