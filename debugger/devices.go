@@ -15,7 +15,8 @@ type Panel interface {
 	Lines() []string
 }
 
-// DevicePanels returns a panel for each SCSI target of b that has one.
+// DevicePanels returns a panel for each SCSI target of b that has one,
+// and for the WD1772 when floppy drives are fitted.
 func DevicePanels(b *emu.Board) []Panel {
 	var out []Panel
 	for id := 0; id < 8; id++ {
@@ -23,7 +24,31 @@ func DevicePanels(b *emu.Board) []Panel {
 		case *acb4000.Controller:
 			out = append(out, acbPanel{id, dev})
 		case *mcd403.Drive:
-			out = append(out, tapePanel{id, dev})
+			out = append(out, tapePanel{id, dev, b})
+		}
+	}
+	if b.FDC() != nil {
+		out = append(out, fdcPanel{b})
+	}
+	return out
+}
+
+type fdcPanel struct{ b *emu.Board }
+
+func (p fdcPanel) Title() string { return "WD1772" }
+
+func (p fdcPanel) Lines() []string {
+	f := p.b.FDC()
+	onOff := map[bool]string{false: "off", true: "ON"}
+	out := []string{fmt.Sprintf("status %02Xh track %d sector %d data %02Xh; motor %s, INTRQ %s, DRQ %s",
+		f.Peek(0), f.Peek(1), f.Peek(2), f.Peek(3), onOff[f.Motor()], onOff[f.INTRQ()], onOff[f.DRQ()])}
+	for n := 0; n < 4; n++ {
+		if d := p.b.FloppyDrive(n); d != nil {
+			media := "empty"
+			if d.Media() != nil {
+				media = "diskette in"
+			}
+			out = append(out, fmt.Sprintf("drive %d: cylinder %d side %d, %s, motor %s", n, d.Cylinder(), d.Side(), media, onOff[d.MotorOn()]))
 		}
 	}
 	return out
@@ -70,14 +95,30 @@ func (p acbPanel) Lines() []string {
 type tapePanel struct {
 	id int
 	d  *mcd403.Drive
+	b  *emu.Board
 }
 
 func (p tapePanel) Title() string { return fmt.Sprintf("MCD-403 at SCSI ID %d", p.id) }
 
 func (p tapePanel) Lines() []string {
-	s := p.d.Stats()
-	return []string{
-		fmt.Sprintf("blocks written %d, read %d; repositions %d, misses %d", s.BlocksWritten, s.BlocksRead, s.Repositions, s.Misses),
-		fmt.Sprintf("seeks %d, FIFO full %d times, retensions %d", s.Seeks, s.FIFOFull, s.Retensions),
+	st := p.d.State()
+	s := st.Stats
+	// The position is tape time at write speed from the load point: it
+	// grows while the tape streams (docs/TAPE.md).
+	pos, motion := st.X0, "stopped"
+	if st.Moving {
+		pos += p.b.Now() - st.T0
+		motion = "streaming"
 	}
+	out := []string{fmt.Sprintf("%s at %s of tape, heading for block %d", motion, FormatDuration(pos), st.Target)}
+	if c := st.Command; c != nil {
+		op := "READ"
+		if c.Write {
+			op = "WRITE"
+		}
+		out = append(out, fmt.Sprintf("%s block %d of ..%d: FIFO %d bytes, received %d", op, c.Block, c.Last, c.FIFO, c.Received))
+	}
+	return append(out,
+		fmt.Sprintf("blocks written %d, read %d; repositions %d, misses %d", s.BlocksWritten, s.BlocksRead, s.Repositions, s.Misses),
+		fmt.Sprintf("seeks %d, FIFO full %d times, retensions %d", s.Seeks, s.FIFOFull, s.Retensions))
 }

@@ -645,10 +645,17 @@ func (w *Window) drawPanels(c *ebiten.Image) {
 	if len(w.opt.Panels) == 0 {
 		print(c, panelsArea.Min.X+6, y, "no device panels", colDim)
 	}
+	room := func() bool { return y+lineH <= panelsArea.Max.Y }
 	for _, p := range w.opt.Panels {
+		if !room() {
+			break
+		}
 		print(c, panelsArea.Min.X+6, y, p.Title(), colTitle)
 		y += lineH
 		for _, l := range p.Lines() {
+			if !room() {
+				break
+			}
 			print(c, panelsArea.Min.X+16, y, l, colText)
 			y += lineH
 		}
