@@ -248,7 +248,12 @@ ce2:    ld      a, '?'
 ; ------------------------------------------------------------ built-ins
 ; arg: parses the next parameter into fcb; A = its number of '?'. A file
 ; name without a drive means the current one.
-arg:    ld      de, fcb
+arg:    ld      hl, fcb+16      ; nothing left from an earlier command
+        ld      b, 20
+arg1:   ld      (hl), 0
+        inc     hl
+        djnz    arg1
+        ld      de, fcb
         call    parse
         ld      a, c
         ret

@@ -335,3 +335,15 @@ func (m *Machine) Poke(a uint16, b []byte) { copy(m.bus.mem[a:], b) }
 
 // Transcript is the console output with CRs removed, for golden files.
 func (m *Machine) Transcript() string { return strings.ReplaceAll(m.Out.String(), "\r", "") }
+
+// Save puts data on the current drive as file name through the CCP's
+// SAVE (so in whole 256-byte pages): the machine must be booted, and Save
+// runs it until the CCP waits at the prompt again.
+func (m *Machine) Save(name string, data []byte) error {
+	m.Poke(0x100, data)
+	m.Type(fmt.Sprintf("SAVE %d %s\r", (len(data)+255)/256, name))
+	if err := m.Run(100_000_000); !errors.Is(err, ErrInput) {
+		return fmt.Errorf("cpmtest: SAVE %s: %v", name, err)
+	}
+	return nil
+}
