@@ -183,11 +183,11 @@ func TestPeerWorkloadTiming(t *testing.T) {
 		t.Fatal(err)
 	}
 	var outs []uint64
-	board.OnIO = func(tt uint64, port uint16, v uint8, out bool) {
+	board.ObserveIO(func(tt uint64, port uint16, v uint8, out bool) {
 		if out && uint8(port) == 0x80 && v == 'D' {
 			outs = append(outs, tt)
 		}
-	}
+	})
 	if err := board.RunFor(2 * n * 9556 * sched.TState); err != nil {
 		t.Fatal(err)
 	}

@@ -113,11 +113,6 @@ type Board struct {
 	printerData  uint8
 	printerStrob bool // STROBE active (port 02 written last)
 
-	// OnIO, if set, sees every I/O access after the device handled it (t is
-	// the T-state the I/O cycle starts; out is true for writes). For
-	// debuggers and tests.
-	OnIO func(t uint64, port uint16, v uint8, out bool)
-
 	obs observers
 
 	limit   uint64 // current CPU run limit (T-states)

@@ -288,11 +288,11 @@ func TestCTCTimerInterruptsWakeHALT(t *testing.T) {
 	b, err := emu.New(emu.DefaultConfig(rom))
 	require.NoError(t, err)
 	var tcWrite uint64
-	b.OnIO = func(tt uint64, port uint16, v uint8, out bool) {
+	b.ObserveIO(func(tt uint64, port uint16, v uint8, out bool) {
 		if out && port&0xFF == 0x60 && v == 250 {
 			tcWrite = tt
 		}
-	}
+	})
 	require.NoError(t, b.RunFor(sched.Millisecond/2))
 	require.NotZero(t, tcWrite)
 	// Zero counts every 16 x 250 T = 1 ms after the time constant is

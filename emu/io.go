@@ -77,9 +77,6 @@ func (b *Board) In(port uint16, t uint64) (uint8, int) {
 		v = b.fdc.Read(int(p & 3))
 	}
 	b.mix(uint64(t)<<24 | uint64(port)<<8 | uint64(v))
-	if b.OnIO != nil {
-		b.OnIO(t, port, v, false)
-	}
 	if b.obs.watched(uint8(port)) {
 		b.notifyIO(t, port, v, false)
 	}
@@ -118,9 +115,6 @@ func (b *Board) Out(port uint16, v uint8, t uint64) int {
 		b.fdc.Write(int(p&3), v)
 	}
 	b.mix(1<<63 | uint64(t)<<24 | uint64(port)<<8 | uint64(v))
-	if b.OnIO != nil {
-		b.OnIO(t, port, v, true)
-	}
 	if b.obs.watched(uint8(port)) {
 		b.notifyIO(t, port, v, true)
 	}

@@ -71,14 +71,13 @@ func Exec(b *emu.Board, p *Program, s Script, data map[byte][]byte, limit sched.
 // of simulated time passes, and collects its results.
 func Finish(b *emu.Board, p *Program, limit sched.Time) (Result, error) {
 	var res Result
-	prev := b.OnIO
-	b.OnIO = func(t uint64, port uint16, v uint8, out bool) {
-		if out && port&0xFF == 0x01 {
+	remove := b.ObservePorts(0x01, 0x01, func(t uint64, port uint16, v uint8, out bool) {
+		if out {
 			r := int(b.RAM(p.Results+1)) | int(b.RAM(p.Results+2))<<8
 			res.Marks = append(res.Marks, Mark{v, sched.Time(t) * sched.TState, r})
 		}
-	}
-	defer func() { b.OnIO = prev }()
+	})
+	defer remove()
 	ok, err := b.RunUntil(func() bool { return b.RAM(p.Results) != 0 }, b.Now()+limit)
 	if err != nil {
 		return res, err
