@@ -70,11 +70,12 @@ test: deps debs
 	@echo "ZEXDOC and ZEXALL: the long instruction-set tests"
 	$(MAKE) --no-print-directory test-zex
 
-# ZEXDOC and ZEXALL through z80host: minutes of CPU each, so they run in a
-# go test invocation of their own with a timeout sized for a loaded 2-core
-# machine, and never count against the per-package timeout above.
+# ZEXDOC and ZEXALL (TestZexdoc/TestZexall in any package, which skip
+# unless LBPLUS_ZEX=1): minutes of CPU each, so they run in a go test
+# invocation of their own with a timeout sized for a loaded 2-core machine,
+# and never count against the per-package timeout above.
 test-zex: deps
-	LBPLUS_ZEX=1 $(GO) test -timeout 60m -run '^TestZex(doc|all)$$' ./z80host
+	LBPLUS_ZEX=1 $(GO) test -timeout 60m -run '^TestZex(doc|all)$$' ./...
 
 # Only the long tests (ZEXDOC/ZEXALL and others named Long); make test runs them too.
 test-long: deps debs
