@@ -409,8 +409,8 @@ var (
 	stackArea    = image.Rect(4, 444, 520, 580)
 	chipArea     = image.Rect(524, 28, 1000, 190)
 	busArea      = image.Rect(524, 194, 1000, 250)
-	memArea      = image.Rect(524, 254, 1000, 440)
-	panelsArea   = image.Rect(524, 444, 1000, 580)
+	memArea      = image.Rect(524, 254, 1000, 384)
+	panelsArea   = image.Rect(524, 388, 1000, 580)
 	consoleArea  = image.Rect(1004, 28, Width-4, 440)
 	statusArea   = image.Rect(1004, 444, Width-4, 580)
 	timelineArea = image.Rect(4, 584, Width-4, Height-4)
@@ -628,7 +628,11 @@ func (w *Window) drawMem(c *ebiten.Image) {
 		var hex, asc strings.Builder
 		for j := 0; j < 16; j++ {
 			v := m.Peek(a + uint16(j))
-			fmt.Fprintf(&hex, "%02X ", v)
+			// Bytes in pairs: sixteen a line fit the panel's width.
+			fmt.Fprintf(&hex, "%02X", v)
+			if j%2 == 1 {
+				hex.WriteByte(' ')
+			}
 			if v >= 0x20 && v < 0x7F {
 				asc.WriteByte(v)
 			} else {
