@@ -95,7 +95,10 @@ func diskInfo(w io.Writer, path string) error {
 	if m.Formatted {
 		format = fmt.Sprintf("formatted, interleave %d:1", m.Interleave)
 	}
-	_, err = fmt.Fprintf(w, "%s: %s, %d cylinders x %d heads x %d sectors of %d bytes = %d blocks (%d bytes), %s\n",
-		path, m.Geometry, g.Cylinders, g.Heads, g.Sectors, g.SectorSize, g.Blocks(), g.Blocks()*g.SectorSize, format)
+	if d.Raw() {
+		format = fmt.Sprintf("raw image without a sidecar, taken as formatted at interleave %d:1", m.Interleave)
+	}
+	_, err = fmt.Fprintf(w, "%s: %s, %d cylinders x %d heads x %d sectors of %d bytes, %d blocks (%d bytes), %s\n",
+		path, m.Geometry, g.Cylinders, g.Heads, g.Sectors, g.SectorSize, d.Blocks(), d.Blocks()*g.SectorSize, format)
 	return err
 }
