@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lbplus/lbplus/bench"
+	"github.com/lbplus/lbplus/devices/image"
 )
 
 // benchCmd groups the experiments that replay the 1990 measurements on the
@@ -41,14 +42,17 @@ func init() {
 // scratchDir makes a bench's scratch folder where --scratch says.
 func scratchDir() (string, error) { return bench.ScratchDir(benchFlags.scratch) }
 
-// cleanScratchOnSignal removes every scratch folder when the process is
-// interrupted or terminated, then exits as the signal would have (128+n).
+// cleanScratchOnSignal removes every scratch folder and every image still
+// being made when the process is interrupted or terminated, then exits as
+// the signal would have (128+n). Benches and the create commands call it;
+// run handles its signals itself.
 func cleanScratchOnSignal() {
 	ch := make(chan os.Signal, 1)
 	signal.Notify(ch, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	go func() {
 		sig := <-ch
 		bench.RemoveAllScratch()
+		image.RemoveTemporaries()
 		fmt.Fprintf(os.Stderr, "\nlbplus: %v: stopped, scratch files removed\n", sig)
 		code := 130
 		if s, ok := sig.(syscall.Signal); ok {

@@ -257,3 +257,25 @@ func TestCLIPipedInput(t *testing.T) {
 	assert.Zero(t, r.code, r.stderr)
 	assert.Contains(t, r.stdout, "dump memory", "the monitor's help, typed through the pipe")
 }
+
+// TestCLIInterruptedCreate: Ctrl-C while `disk create` fills its image
+// leaves neither the image nor its temporary.
+func TestCLIInterruptedCreate(t *testing.T) {
+	bin := lbplusBinary(t)
+	dir := t.TempDir()
+	cmd := exec.Command(bin, "disk", "create", "d.img")
+	cmd.Dir = dir
+	require.NoError(t, cmd.Start())
+	require.Eventually(t, func() bool {
+		m, _ := filepath.Glob(filepath.Join(dir, ".d.img.*.tmp"))
+		return len(m) > 0
+	}, 30*time.Second, time.Millisecond, "the temporary image appears")
+	require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
+	cmd.Wait()
+	if cmd.ProcessState.ExitCode() == 0 {
+		t.Skip("create finished before the interrupt arrived")
+	}
+	left, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Empty(t, left)
+}

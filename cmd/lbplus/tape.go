@@ -32,6 +32,7 @@ the format version and write protection. Blocks never written read back as
 BLANK CHECK, or as zeros with --zeros. An existing FILE is never replaced.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			cleanScratchOnSignal() // Ctrl-C leaves no half-made image
 			return tapeCreate(cmd.OutOrStdout(), args[0], interleave, zeros, writeProtect)
 		},
 	}

@@ -34,6 +34,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/BurntSushi/toml"
 )
@@ -91,6 +92,7 @@ func Create(path string, meta Meta, fill byte) error {
 		if !ok {
 			f.Close()
 			os.Remove(tmp)
+			temps.Delete(tmp)
 		}
 	}()
 	if err := fillFile(f, bs, n, fill, true); err != nil {
@@ -112,6 +114,7 @@ func Create(path string, meta Meta, fill byte) error {
 		os.Remove(SidecarPath(path))
 		return fmt.Errorf("%s: %w", path, err)
 	}
+	temps.Delete(tmp)
 	ok = true
 	return syncDir(path)
 }
@@ -366,6 +369,7 @@ func writeSidecar(path string, meta Meta) error {
 	if werr == nil {
 		werr = os.Rename(tmp, sc)
 	}
+	defer temps.Delete(tmp)
 	if werr != nil {
 		os.Remove(tmp)
 		return fmt.Errorf("%s: %w", sc, werr)
@@ -375,6 +379,7 @@ func writeSidecar(path string, meta Meta) error {
 
 // createTemp makes a new, uniquely named file beside path (".NAME.*.tmp"),
 // so a temporary left by a killed process never blocks the next attempt.
+// It is listed in Temporaries until it is renamed or removed.
 func createTemp(path string) (*os.File, error) {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
@@ -385,7 +390,23 @@ func createTemp(path string) (*os.File, error) {
 		os.Remove(f.Name())
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	temps.Store(f.Name(), true)
 	return f, nil
+}
+
+// temps holds the temporaries being built, for RemoveTemporaries.
+var temps sync.Map
+
+// RemoveTemporaries deletes every temporary image or sidecar still being
+// built: a front end calls it when interrupted (Ctrl-C during disk create),
+// so no half-made 21 MB file is left behind. A kill -9 cannot be caught;
+// what it leaves has a unique name and blocks nothing.
+func RemoveTemporaries() {
+	temps.Range(func(k, _ any) bool {
+		os.Remove(k.(string))
+		temps.Delete(k)
+		return true
+	})
 }
 
 func syncDir(path string) error {
