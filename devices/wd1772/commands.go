@@ -57,8 +57,13 @@ func (f *FDC) typeIStep(now sched.Time) {
 			return
 		}
 		if f.track == f.data {
-			if f.isRestore() { // 255 steps and no TR00
-				f.status |= StSeekError
+			if f.isRestore() {
+				// 255 steps and still no TR00: the command ends, with Seek
+				// Error when V is set [A: the datasheet's Restore as we
+				// read it; MAME instead lets the verify fail].
+				if f.cmd&0x04 != 0 {
+					f.status |= StSeekError
+				}
 				f.finish(now)
 				return
 			}
@@ -72,7 +77,8 @@ func (f *FDC) typeIStep(now sched.Time) {
 	}
 	if !f.stepIn && d != nil && d.Track0() && !f.isRestore() {
 		// Stepping out at TR00: no pulse, the track register is set to 0
-		// [F WD-MAME].
+		// and the command goes on to verify [A: the type I flow chart as
+		// commonly described; Hatari stops a Seek there the same way].
 		f.track = 0
 		f.verify(now)
 		return
@@ -117,7 +123,8 @@ func (f *FDC) typeII(now sched.Time) {
 	case f.isWriteTrack():
 		f.indexCount = 0
 		f.setDRQ(now, true)
-		f.enter(now, sTrackWait)
+		f.enter(now, sTrackLoad)
+		f.s.Schedule(&f.ev, now+3*f.cell())
 	default:
 		f.startSearch(now, sSearch)
 	}

@@ -233,15 +233,19 @@ func TestStepCommands(t *testing.T) {
 	assert.NotZero(t, r.f.Peek(RegStatus)&StSeekError)
 }
 
-// Restore without TR00 (no drive selected): 255 steps, then Seek Error.
+// Restore without TR00 (no drive selected): 255 steps, then the end, with
+// Seek Error only when V is set.
 func TestRestoreGivesUp(t *testing.T) {
-	r := newRig(t, amp2(), false)
-	r.f.Select(0, nil)
-	r.cmd(0, 0x0B) // 3 ms
-	end, ok := r.waitIdle(2 * sched.Second)
-	require.True(t, ok)
-	assert.NotZero(t, r.f.Peek(RegStatus)&StSeekError)
-	assert.Equal(t, typeIDelay+255*3*ms, end)
+	for _, c := range []byte{0x0B, 0x0F} {
+		r := newRig(t, amp2(), false)
+		r.f.Select(0, nil)
+		r.cmd(0, c) // 3 ms
+		end, ok := r.waitIdle(2 * sched.Second)
+		require.True(t, ok)
+		assert.Equal(t, c&0x04 != 0, r.f.Peek(RegStatus)&StSeekError != 0, "%02X", c)
+		assert.Equal(t, typeIDelay+255*3*ms, end)
+		assert.EqualValues(t, 0, r.f.Peek(RegTrack))
+	}
 }
 
 // The 16 MHz clock (port 00 bit 7) halves the chip's times: 3 ms steps at
@@ -360,4 +364,17 @@ func TestEjectWhileReading(t *testing.T) {
 	assert.NotZero(t, r.f.Peek(RegStatus)&StBusy)
 	r.f.Write(RegCommand, 0xD0)
 	assert.Zero(t, r.f.Peek(RegStatus)&StBusy)
+}
+
+// Write Track with nobody giving the first byte: Lost Data 3 byte times
+// after the command, before any index pulse.
+func TestWriteTrackFirstByteLate(t *testing.T) {
+	r := newRig(t, amp2(), false)
+	r.cmd(0, 0xD0)
+	r.cmd(1*ms, 0xF8)
+	end, ok := r.waitIdle(sched.Second)
+	require.True(t, ok)
+	assert.Equal(t, 1*ms+4*us+3*floppy.MFMCell, end)
+	assert.NotZero(t, r.f.Peek(RegStatus)&StLostData)
+	assert.Equal(t, amp2(), r.media.Store().Disk(), "nothing written")
 }

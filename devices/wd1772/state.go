@@ -51,7 +51,7 @@ func (f *FDC) State() State {
 // says which), without calling its output hooks: the lines they feed are
 // restored with the machine. The scheduler restores the chip's event.
 func (f *FDC) SetState(st State, d *floppy.Drive) error {
-	if st.St < int(sIdle) || st.St > int(sHold) || st.SearchState < 0 || st.SearchState > int(sHold) {
+	if st.St < int(sIdle) || st.St > int(sLast) || st.SearchState < 0 || st.SearchState > int(sLast) {
 		return fmt.Errorf("%s: saved state %d/%d unknown", f.name, st.St, st.SearchState)
 	}
 	if st.Cand < 0 || st.K < 0 || (st.Pos != nil && st.Pos.Cell <= 0) {

@@ -77,7 +77,9 @@ const (
 	sTrackWait // Read/Write Track: waiting for the index
 	sReadTrack
 	sWriteTrack
-	sHold // done but the last DRQ is pending: BUSY stays
+	sHold      // done but the last DRQ is pending: BUSY stays
+	sTrackLoad // Write Track: the first byte must be in within 3 byte times
+	sLast      = sTrackLoad
 )
 
 // FDC is one WD1772.
@@ -468,6 +470,13 @@ func (f *FDC) step(now sched.Time) {
 		f.writeByte(now)
 	case sWriteEnd:
 		f.writeEnd(now)
+	case sTrackLoad:
+		if f.drq { // the first byte did not come in time [F WD1772-DS]
+			f.status |= StLostData
+			f.finish(now)
+			return
+		}
+		f.enter(now, sTrackWait)
 	case sTrackWait:
 		f.trackStart(now)
 	case sReadTrack:
