@@ -59,7 +59,7 @@ const (
 
 var runCmd = &cobra.Command{
 	Use:   "run",
-	Short: "Boot the board to the monitor on the console",
+	Short: "Boot the board (CP/M from the default system disk when nothing is attached)",
 	Long: `Boot the emulated Little Board/PLUS. DART channel A is the console: the
 terminal in raw mode (Ctrl-] quits) or, with --console tcp:PORT, a telnet
 client. --speed realtime paces the board to its real 4 MHz; max runs as fast
@@ -72,6 +72,10 @@ override the file. --scsi ID=TYPE:FILE puts a device on the SCSI bus
 LUN 1; options after the type: ro, geometry=NAME or CxHxS for a raw disk
 image without a sidecar). --hd0 and --tape are shorthands for
 --scsi 0=acb4000:FILE and --scsi 1=mcd403:FILE.
+
+With no machine file, no SCSI device and no floppy, run boots CP/M from the
+default system disk, $XDG_DATA_HOME/lbplus/cpm-hd0.img (or
+~/.local/share/lbplus/cpm-hd0.img), made on first use (docs/CPM.md).
 
 Save states (docs/STATE.md): with --save-state FILE, typing "save" at the
 escape prompt (Ctrl-\) writes the whole machine to FILE and stops lbplus,
