@@ -20,8 +20,8 @@ type Format struct {
 
 // The Ampro floppy formats, as cpmtools' diskdefs amp1-amp4 give them
 // (docs/CPM.md; REFERENCE 1.6 and 11), and a hard-disk partition for
-// exercising 16-bit block numbers (4 KB blocks, 1920 of them: 7.5 MB). Its
-// diskdef is testdata/diskdefs, for cpmtools.
+// exercising 16-bit block numbers (4 KB blocks, 1920 of them: 7.5 MB);
+// Diskdef gives its entry for a cpmtools diskdefs file.
 var (
 	Amp1 = Format{"amp1", 512, 10, 40, 2048, 64, 2, 16}
 	Amp2 = Format{"amp2", 512, 10, 80, 2048, 128, 2, 32}
@@ -87,10 +87,19 @@ func LoadDisk(f Format, path string) (*Disk, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(b) != f.Size() {
+	if len(b) > f.Size() || len(b)%f.SecLen != 0 {
 		return nil, fmt.Errorf("%s: %d bytes, not a %s image (%d bytes)", path, len(b), f.Name, f.Size())
 	}
-	return &Disk{F: f, Data: b}, nil
+	// mkfs.cpm writes only up to the directory; the rest reads as E5h.
+	d := NewDisk(f)
+	copy(d.Data, b)
+	return d, nil
+}
+
+// Diskdef is the format as a cpmtools diskdefs entry.
+func (f Format) Diskdef() string {
+	return fmt.Sprintf("diskdef %s\n  seclen %d\n  tracks %d\n  sectrk %d\n  blocksize %d\n  maxdir %d\n  skew 0\n  boottrk %d\n  os 2.2\nend\n",
+		f.Name, f.SecLen, f.Tracks, f.SecTrk, f.BlockSize, f.MaxDir, f.BootTrk)
 }
 
 func (d *Disk) record(track, sector int) (int, bool) {
