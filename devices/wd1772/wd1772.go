@@ -335,11 +335,9 @@ func (f *FDC) command(now sched.Time, v byte) {
 	f.cmd = v
 	f.motorBefore = f.motor
 	f.typeI = v&0x80 == 0
-	if f.typeI {
-		f.status &= StMotor | StSpunUp
-	} else {
-		f.status &= StMotor
-	}
+	// Every command starts with clean error bits; bit 5 is earned again by
+	// this command's spin-up [F WD-MAME].
+	f.status &= StMotor
 	f.setDRQ(now, false)
 	f.setBusy(now, true)
 	f.enter(now, sPrepare)
@@ -438,10 +436,15 @@ func (f *FDC) step(now sched.Time) {
 	switch f.st {
 	case sPrepare:
 		f.setMotor(now, true)
-		if f.cmd&0x08 == 0 && !f.motorBefore {
-			f.indexCount = 0
-			f.enter(now, sSpinUp)
-			return
+		if f.cmd&0x08 == 0 {
+			if !f.motorBefore {
+				f.indexCount = 0
+				f.enter(now, sSpinUp)
+				return
+			}
+			if f.typeI { // h = 0 with the motor already up to speed
+				f.status |= StSpunUp
+			}
 		}
 		f.begin(now)
 	case sSpinUp:
