@@ -94,7 +94,7 @@ func init() {
 	f.StringVar(&runFlags.tape, "tape", "", "cartridge image `FILE` for the MCD-403 at SCSI ID 1 (make one with lbplus tape create)")
 	f.StringVar(&runFlags.rom, "rom", "", "ROM image (4, 8, 16 or 32 KB) instead of the built-in monitor")
 	f.StringVar(&runFlags.speed, "speed", "realtime", "realtime (4 MHz) or max")
-	f.StringVar(&runFlags.console, "console", "stdio", "stdio or tcp:PORT")
+	f.StringVar(&runFlags.console, "console", "stdio", "stdio, tcp:PORT (this host only) or tcp:HOST:PORT (e.g. 0.0.0.0 for the network: no password)")
 	f.BoolVar(&runFlags.waitOnDRQ, "wait-on-drq", false, "hypothesis B: port 28 holds WAIT until the 5380 raises DRQ")
 	f.IntVar(&runFlags.scsiID, "scsi-id", 7, "initiator SCSI ID on the J9 jumpers (0-7)")
 	f.StringVar(&runFlags.saveState, "save-state", "", "\"save\" at the escape prompt (Ctrl-\\) writes the machine to `FILE` and quits")

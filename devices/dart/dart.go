@@ -31,6 +31,10 @@
 //   - [A] Characters fed while the receiver is disabled (WR3 bit 0) or its
 //     clock is stopped wait at the far end instead of being lost, as if the
 //     terminal were flow-controlled; a real terminal would lose them.
+//   - [A] A Paced far end (the board's console terminal) also holds its
+//     next character while the receive FIFO is full, and sends it when the
+//     program reads one, so typed or pasted text is never overrun; a real
+//     terminal without flow control would overrun the FIFO.
 //   - [A] A character in flight keeps the timing computed when it started if
 //     the CTC is reprogrammed meanwhile; only a stopped clock is re-timed.
 //   - [A] The receiver delivers a character at the end of its stop bit(s)
