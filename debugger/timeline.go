@@ -124,30 +124,58 @@ type Column struct {
 	Changed bool
 }
 
-// Sample renders each of rows into cols columns over the window.
+// Sample renders each of rows into cols columns over the window. It walks
+// the recorder's ring in place (no copy), so a window holding the whole
+// ring costs one pass over it.
 func (tl *Timeline) Sample(r *Recorder, rows []Signal, cols int) [][]Column {
 	out := make([][]Column, len(rows))
 	for i := range out {
 		out[i] = make([]Column, cols)
 	}
-	edges := r.Edges(tl.From, tl.To())
-	k := 0
-	cur := edges[0].Sig
+	k := r.search(tl.From)
+	end := r.search(tl.To())
+	var cur Signal
+	if k > 0 {
+		cur = r.at(k - 1).Sig
+	}
 	for c := 0; c < cols; c++ {
-		end := tl.TimeAt(c+1, cols)
+		colEnd := tl.TimeAt(c+1, cols)
 		start := cur
 		var changed Signal
-		for k+1 < len(edges) && edges[k+1].T < end {
-			k++
-			changed |= cur ^ edges[k].Sig
-			cur = edges[k].Sig
+		n := r.search(colEnd) - k
+		if k+n > end {
+			n = end - k
 		}
+		// A column is one pixel: [A] one with more than sampleMax edges
+		// is drawn from sampleMax of them, evenly spaced, so the widest
+		// zoom over a full ring stays within a frame.
+		step := 1
+		if n > sampleMax {
+			step = n / sampleMax
+		}
+		for i := 0; i < n; i += step {
+			e := r.at(k + i)
+			changed |= cur ^ e.Sig
+			cur = e.Sig
+		}
+		if n > 0 {
+			e := r.at(k + n - 1)
+			changed |= cur ^ e.Sig
+			cur = e.Sig
+		}
+		k += n
 		for i, s := range rows {
 			out[i][c] = Column{High: start&s != 0, Changed: changed&s != 0}
 		}
 	}
 	return out
 }
+
+// sampleMax bounds the edges Sample reads per column.
+const sampleMax = 64
+
+// Count is the number of kept edges with from <= T < to.
+func (r *Recorder) Count(from, to sched.Time) int { return r.search(to) - r.search(from) }
 
 // phaseLetter is the phase band's code for each phase.
 func phaseLetter(p scsi.Phase) byte {

@@ -82,7 +82,7 @@ const MaxFrameBudget = 100 * sched.Millisecond
 
 // maxFrameHost is the host time a frame may spend running at maximum
 // speed, leaving the rest of 1/60 s to drawing.
-const maxFrameHost = 11 * time.Millisecond
+const maxFrameHost = 9 * time.Millisecond
 
 // Window is the debugger window; it is an ebiten.Game.
 type Window struct {
@@ -754,7 +754,12 @@ func (w *Window) drawTimeline(c *ebiten.Image) {
 	// Data bytes where they fit.
 	yd := y0 + len(debugger.Rows)*rowH
 	print(c, r.Min.X+6, yd+2, "DATA", colDim)
-	trs := w.d.Rec.Transfers(tl.From, tl.To())
+	// Labels only where a few fit: the edges in the window bound the
+	// bytes, and a count is cheap where a list is not.
+	var trs []debugger.Transfer
+	if w.d.Rec.Count(tl.From, tl.To()) < 8*tw {
+		trs = w.d.Rec.Transfers(tl.From, tl.To())
+	}
 	lastX := -100
 	for _, t := range trs {
 		x := tl.XAt(t.T, tw)

@@ -333,15 +333,26 @@ func readPNG(path string) (*image.RGBA, error) {
 // and read back (which waits for the GL driver: under Xvfb that is Mesa's
 // software renderer). At 60 frames/s a frame has 16.7 ms.
 func BenchmarkRender(b *testing.B) {
-	for _, flush := range []bool{false, true} {
-		name := "draw"
-		if flush {
-			name = "flushed"
-		}
-		b.Run(name, func(b *testing.B) {
+	for _, tc := range []struct {
+		name        string
+		flush, full bool
+	}{{"draw", false, false}, {"flushed", true, false}, {"full-ring-10s", false, true}} {
+		flush := tc.flush
+		b.Run(tc.name, func(b *testing.B) {
 			t := &testing.T{}
-			w, _ := newWindow(t)
+			w, bd := newWindow(t)
 			onGame(func() { midDataIn(t, w) })
+			if tc.full {
+				// The recorder full (its default 1 Mi edges) and the
+				// widest zoom: the timeline walks the whole ring.
+				w.d.Rec = debugger.NewRecorder(0)
+				now := bd.Now()
+				for i := 0; i < debugger.DefaultEdges; i++ {
+					w.d.Rec.Set(now+sched.Time(i)*8*sched.Microsecond, debugger.DRQ, i%2 == 0)
+				}
+				w.TL.Span = debugger.MaxSpan
+				w.TL.Center(now + 4*sched.Second)
+			}
 			onGame(func() {
 				b.ResetTimer()
 				for i := 0; i < b.N; i++ {
