@@ -74,9 +74,12 @@
 // computes its T-state. BenchmarkPeerSideBySide (and emu's
 // BenchmarkPeerWorkload) measure the peer workload on z80host and on bare
 // koron in alternating slices of one run, per second of the thread's CPU
-// time: z80host runs at 0.77-0.78 (W1, simple loop) and 0.79-0.82 (W2,
-// mixed) of koron's rate on a loaded 2-core host, and the board with its
-// devices idle at 1.00 of z80host alone.
+// time. On a loaded 2-core host z80host ran at 0.76-0.80 of koron's rate on
+// W1 (the simple loop) and 0.73-0.92 on W2 (the mixed one; 0.73 against
+// koron on emu's array-backed Memory, 0.87-0.92 against its DumbMemory),
+// and the board with its devices idle at 0.997-0.999 of z80host alone.
+// Before this path existed the ratio was 0.53 and ZEXALL ran at 360 M
+// T-states per CPU second; it now runs at 520.
 //
 // The remaining limit is the wrapping itself, which the design keeps
 // (koron is the instruction engine and is not forked): every instruction
