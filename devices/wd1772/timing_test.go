@@ -93,10 +93,12 @@ func TestSpinUpAndMotorOff(t *testing.T) {
 	assert.NotZero(t, r.f.Peek(RegStatus)&StMotor)
 	// h = 1 clears bit 5; h = 0 with the motor running sets it at once.
 	r.cmd(end+ms, 0x08)
-	e1, _ := r.waitIdle(sched.Second)
+	e1, ok := r.waitIdle(end + sched.Second)
+	require.True(t, ok)
 	assert.Zero(t, r.f.Peek(RegStatus)&StSpunUp)
 	r.cmd(e1+ms, 0x00)
-	e2, _ := r.waitIdle(sched.Second)
+	e2, ok := r.waitIdle(e1 + sched.Second)
+	require.True(t, ok)
 	assert.Equal(t, e1+ms+typeIDelay, e2, "no spin-up wait with the motor on")
 	assert.NotZero(t, r.f.Peek(RegStatus)&StSpunUp)
 	end = e2
