@@ -240,7 +240,7 @@ func Run(s Setup, o Options) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	prog, err := LoadRAMProgram("backup.asm", asmProg, cfg, backupSymbols...)
+	prog, err := LoadRAMProgram("backup.asm", asmProg, cfg, needs(backupSymbols, p.Fields())...)
 	if err != nil {
 		return res, err
 	}
@@ -255,7 +255,7 @@ func Run(s Setup, o Options) (Result, error) {
 			return res, err
 		}
 	} else {
-		prog.Write("params", p.Encode())
+		prog.WriteFields(p.Fields())
 	}
 	saveAt := o.SaveAt
 
@@ -326,8 +326,8 @@ func Run(s Setup, o Options) (Result, error) {
 }
 
 // backupSymbols are the labels and constants of backup.asm (and scsilib)
-// the harness uses.
-var backupSymbols = []string{"params", "r_err", "r_dev", "r_stage", "r_csb", "r_stat", "r_bytes",
+// the harness uses besides the parameters' labels.
+var backupSymbols = []string{"r_err", "r_dev", "r_stage", "r_csb", "r_stat", "r_bytes",
 	"r_time", "r_pass", "r_sense", "r_first", "BUF", "TM_UNIT_US", "SE_HANG", "SE_BUSY", "SE_SELTO",
 	"SE_PHASE", "SE_STATUS", "STG_SEL", "STG_CMD", "STG_DATA", "STG_STAT", "STG_DONE", "DEV_DISK", "DEV_TAPE"}
 

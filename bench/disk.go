@@ -64,8 +64,9 @@ type DiskResults struct {
 	Ticks        uint32 // TM_UNIT_US units over the READs
 }
 
-// diskSymbols are the labels and constants of diskbench.asm the harness uses.
-var diskSymbols = []string{"params", "r_err", "r_stat", "r_nread", "r_time", "r_tab", "BUF", "TM_UNIT_US"}
+// diskSymbols are the labels and constants of diskbench.asm the harness
+// uses besides the parameters' labels.
+var diskSymbols = []string{"r_err", "r_stat", "r_nread", "r_time", "r_tab", "BUF", "TM_UNIT_US"}
 
 // RunDisk boots a fresh machine with the disk image at diskPath on SCSI ID
 // p.Target, runs DISKBENCH (roms/diskbench) with p and returns its
@@ -83,7 +84,7 @@ func RunDisk(diskPath string, dp acb4000.Params, p diskbench.Params, waitOnDRQ b
 	cfg.SCSIID = HostID
 	cfg.WaitOnDRQ = waitOnDRQ
 	cfg.SCSI = []scsidev.Spec{{ID: int(p.Target), Type: "acb4000", Images: []string{diskPath}, Params: dp}}
-	prog, err := LoadRAMProgram("diskbench.asm", asmProg, cfg, diskSymbols...)
+	prog, err := LoadRAMProgram("diskbench.asm", asmProg, cfg, needs(diskSymbols, p.Fields())...)
 	if err != nil {
 		return res, err
 	}
@@ -110,7 +111,7 @@ func RunDisk(diskPath string, dp acb4000.Params, p diskbench.Params, waitOnDRQ b
 	})
 	ctl.ObserveSectors(func(e acb4000.SectorEvent) { res.Sectors = append(res.Sectors, e) })
 
-	prog.Write("params", p.Encode())
+	prog.WriteFields(p.Fields())
 	limit := 30 * sched.Second
 	if _, err := b.RunUntil(prog.Finished, limit); err != nil {
 		return res, err

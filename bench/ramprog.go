@@ -3,6 +3,8 @@ package bench
 import (
 	"encoding/binary"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/lbplus/lbplus/asm"
 	"github.com/lbplus/lbplus/emu"
@@ -84,6 +86,18 @@ func (r *RAMProgram) U32(name string) uint32 { return binary.LittleEndian.Uint32
 
 // Write puts p into RAM from label name on.
 func (r *RAMProgram) Write(name string, p []byte) { r.Board.LoadRAM(r.Addr(name), p) }
+
+// needs is syms plus the labels of fields, for LoadRAMProgram.
+func needs(syms []string, fields map[string][]byte) []string {
+	return append(slices.Clone(syms), slices.Collect(maps.Keys(fields))...)
+}
+
+// WriteFields writes each value at its label (a program's parameters).
+func (r *RAMProgram) WriteFields(f map[string][]byte) {
+	for name, v := range f {
+		r.Write(name, v)
+	}
+}
 
 // Put8 and Put16 write a parameter byte or little-endian word.
 func (r *RAMProgram) Put8(name string, v uint8) { r.Write(name, []byte{v}) }

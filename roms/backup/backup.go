@@ -10,8 +10,8 @@
 // or in OTIR bursts with a DRQ check before each burst. It times itself with
 // the CTC (64 us units, roms/scsilib) and reports bytes and microseconds on
 // the console. The program is plain Z80 code loaded at 0100h; the parameter
-// block at symbol "params" has the layout Params encodes, and the harness
-// (bench) reads the result block's r_* labels by name.
+// harness (bench) writes Params.Fields at the p_* labels and reads the
+// result block's r_* labels, all by name.
 //
 // # Known inaccuracies / assumptions
 //
@@ -96,7 +96,6 @@ const (
 	SectorSize   = 512
 	TapeBlock    = 8192
 	MaxBufSector = 64 // 32 KB buffer
-	ParamsSize   = 23
 )
 
 // Params is BACKUP's parameter block.
@@ -157,29 +156,23 @@ func (p Params) Validate() error {
 // Bytes is the amount of data the run copies.
 func (p Params) Bytes() int64 { return int64(p.Passes) * int64(p.BufSectors) * SectorSize }
 
-// Encode returns the parameter block as the program lays it out.
-func (p Params) Encode() []byte {
-	b := make([]byte, ParamsSize)
-	b[0] = byte(p.Source)
-	b[1] = p.DiskID
-	b[2] = p.TapeID
-	b[3] = byte(p.DiskMode)
-	b[4] = byte(p.DiskBurst) // 256 -> 0
-	b[5] = byte(p.TapeMode) | 1
-	b[6] = byte(p.TapeBurst)
-	b[7] = byte(p.ReadSectors)
-	b[8] = byte(p.BufSectors)
-	b[9] = byte(p.Timeout)
-	binary.LittleEndian.PutUint32(b[10:], p.StartLBA)
-	binary.LittleEndian.PutUint32(b[14:], p.StartTape)
-	binary.LittleEndian.PutUint16(b[18:], uint16(p.Passes))
-	if p.Console {
-		b[20] = 1
+// Fields are the parameter block's values by the labels of backup.asm
+// (p_*), as the program reads them: a harness writes each at its label.
+func (p Params) Fields() map[string][]byte {
+	le32 := func(v uint32) []byte { return binary.LittleEndian.AppendUint32(nil, v) }
+	flag := func(b bool) []byte {
+		if b {
+			return []byte{1}
+		}
+		return []byte{0}
 	}
-	b[21] = byte(p.ReadyTries)
-	b[22] = 1
-	if p.BIOSNoCache {
-		b[22] = 0
+	return map[string][]byte{
+		"p_src": {byte(p.Source)}, "p_dtgt": {p.DiskID}, "p_ttgt": {p.TapeID},
+		"p_dmode": {byte(p.DiskMode)}, "p_dburst": {byte(p.DiskBurst)}, // 256 -> 0
+		"p_tmode": {byte(p.TapeMode) | 1}, "p_tburst": {byte(p.TapeBurst)},
+		"p_rdsec": {byte(p.ReadSectors)}, "p_bufsec": {byte(p.BufSectors)}, "p_tmo": {byte(p.Timeout)},
+		"p_lba": le32(p.StartLBA), "p_tblk": le32(p.StartTape),
+		"p_npass": binary.LittleEndian.AppendUint16(nil, uint16(p.Passes)),
+		"p_con":   flag(p.Console), "p_ready": {byte(p.ReadyTries)}, "p_bcache": flag(!p.BIOSNoCache),
 	}
-	return b
 }

@@ -66,10 +66,9 @@ var build = sync.OnceValues(func() (*asm.Result, error) {
 
 // Limits and sizes of diskbench.asm's parameter block and buffer.
 const (
-	MaxBlocks  = 64 // 32 KB buffer: the largest READ
-	MaxReads   = 64 // entries in the stamp table r_tab
-	ParamsSize = 10
-	BlockSize  = 512
+	MaxBlocks = 64 // 32 KB buffer: the largest READ
+	MaxReads  = 64 // entries in the stamp table r_tab
+	BlockSize = 512
 )
 
 // Handshake modes (scsilib mode bit 1).
@@ -116,10 +115,12 @@ func (p Params) Validate() error {
 	return nil
 }
 
-// Encode lays the block out as diskbench.asm expects.
-func (p Params) Encode() []byte {
-	return []byte{p.Target, p.Mode, byte(p.Burst), byte(p.ReadSecs), byte(p.Reads),
-		byte(p.LBA), byte(p.LBA >> 8), byte(p.LBA >> 16), byte(p.ReadyTrys), byte(p.Timeout)}
+// Fields are the parameter block's values by the labels of diskbench.asm
+// (p_*): a harness writes each at its label.
+func (p Params) Fields() map[string][]byte {
+	return map[string][]byte{"p_tgt": {p.Target}, "p_mode": {p.Mode}, "p_burst": {byte(p.Burst)},
+		"p_rdsec": {byte(p.ReadSecs)}, "p_nread": {byte(p.Reads)},
+		"p_lba": {byte(p.LBA), byte(p.LBA >> 8), byte(p.LBA >> 16)}, "p_ready": {byte(p.ReadyTrys)}, "p_tmo": {byte(p.Timeout)}}
 }
 
 // Story is the seed's interleave table (docs/HARDWARE.md 8 rows 5 and 8), for

@@ -11,19 +11,19 @@ func TestBuildLayout(t *testing.T) {
 	r, err := Build()
 	require.NoError(t, err)
 	assert.Equal(t, uint16(0x100), r.Org)
-	params := r.Symbols["params"]
-	assert.Equal(t, int64(0x103), params)
-	for sym, off := range map[string]int{"p_tgt": 0, "p_mode": 1, "p_burst": 2, "p_rdsec": 3, "p_nread": 4,
-		"p_lba": 5, "p_ready": 8, "p_tmo": 9, "results": ParamsSize} {
-		assert.Equal(t, params+int64(off), r.Symbols[sym], sym)
-	}
 	assert.LessOrEqual(t, r.Symbols["r_tab"]+4*MaxReads, r.Symbols["stack"], "the table holds MaxReads stamps")
 	assert.Less(t, r.Symbols["stack"], r.Symbols["BUF"])
 	assert.GreaterOrEqual(t, 0x10000-r.Symbols["BUF"], int64(MaxBlocks*BlockSize), "the buffer holds MaxBlocks")
 	assert.Equal(t, int64(0), r.Symbols["tm_vtab"]&7)
-	// The defaults assembled in equal Defaults().Encode().
-	off := params - int64(r.Org)
-	assert.Equal(t, Defaults().Encode(), r.Bytes[off:off+ParamsSize])
+	// The defaults assembled in equal Defaults().Fields(), label by label.
+	f := Defaults().Fields()
+	assert.Len(t, f, 8, "every parameter")
+	for sym, want := range f {
+		a, ok := r.Symbols[sym]
+		require.True(t, ok, sym)
+		off := a - int64(r.Org)
+		assert.Equal(t, want, r.Bytes[off:off+int64(len(want))], sym)
+	}
 }
 
 func TestValidate(t *testing.T) {
