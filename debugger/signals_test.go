@@ -152,3 +152,38 @@ func TestParsers(t *testing.T) {
 	err = syms.Read("bad.sym", strings.NewReader("ok EQU 1\nbroken line\n"))
 	assert.ErrorContains(t, err, "bad.sym:2:")
 }
+
+// Sample gives each pixel column the level at its start and whether the
+// signal changed inside it, also where a column holds more edges than it
+// reads.
+func TestTimelineSample(t *testing.T) {
+	us := sched.Microsecond
+	r := NewRecorder(4096)
+	r.Set(15*us, DRQ, true)  // column 1
+	r.Set(35*us, DRQ, false) // column 3
+	r.Set(36*us, IRQ, true)
+	for i := 0; i < 1000; i++ { // column 6: 1000 toggles
+		r.Set(60*us+sched.Time(i)*sched.Nanosecond, DRQ, i%2 == 0)
+	}
+	tl := &Timeline{From: 0, Span: 100 * us}
+	g := tl.Sample(r, []Signal{DRQ, IRQ}, 10)
+	var drq, irq string
+	for c := 0; c < 10; c++ {
+		drq += colChar(g[0][c])
+		irq += colChar(g[1][c])
+	}
+	assert.Equal(t, "_|#|__|___", drq)
+	assert.Equal(t, "___|######", irq)
+	assert.Equal(t, 1003, r.Count(0, 100*us))
+	assert.Equal(t, 1000, r.Count(60*us, 70*us))
+}
+
+func colChar(c Column) string {
+	switch {
+	case c.Changed:
+		return "|"
+	case c.High:
+		return "#"
+	}
+	return "_"
+}
