@@ -13,8 +13,22 @@ import (
 // and derives I/O input, wait states and interrupt vectors from the T-state
 // so that two CPUs in the same state see the same world.
 type snapBus struct {
-	mem [65536]uint8
-	h   uint64
+	mem   [65536]uint8
+	h     uint64
+	paged bool // serve memory through pages (the fast path) instead
+	rp    [256]*[256]byte
+}
+
+// MemoryPages offers every page when paged is set; then only I/O and
+// interrupt cycles reach the hash.
+func (b *snapBus) MemoryPages() (r, w *[256]*[256]byte) {
+	if !b.paged {
+		return nil, nil
+	}
+	for p := range b.rp {
+		b.rp[p] = (*[256]byte)(b.mem[p*256 : p*256+256])
+	}
+	return &b.rp, &b.rp
 }
 
 func (b *snapBus) ev(kind uint64, a uint16, v uint8, t uint64) {
@@ -109,7 +123,8 @@ func TestStateSnapshotContinues(t *testing.T) {
 	const steps, snaps = 6000, 25
 	for seed := int64(1); seed <= 6; seed++ {
 		rng := rand.New(rand.NewSource(seed))
-		ref := &snapBus{}
+		paged := seed%2 == 0
+		ref := &snapBus{paged: paged}
 		c := newSnapCPU(rng, ref)
 		at := map[int]bool{}
 		for len(at) < snaps {
@@ -138,7 +153,7 @@ func TestStateSnapshotContinues(t *testing.T) {
 
 		// The reference must equal a run that never took a snapshot
 		// (State has no side effect).
-		plain := &snapBus{}
+		plain := &snapBus{paged: paged}
 		c2 := newSnapCPU(rand.New(rand.NewSource(seed)), plain)
 		for i := 0; i < steps; i++ {
 			stimulate(c2)
@@ -167,7 +182,7 @@ func TestStateSnapshotContinues(t *testing.T) {
 			if sn.s.Halted {
 				kinds.halted++
 			}
-			b := &snapBus{mem: sn.mem, h: sn.h}
+			b := &snapBus{mem: sn.mem, h: sn.h, paged: paged}
 			f := New(b)
 			f.SetInterruptAck(b)
 			f.SetState(sn.s)
@@ -194,7 +209,7 @@ func TestStateSnapshotContinues(t *testing.T) {
 			}
 			assert.True(t, b.mem == ref.mem, "seed %d: snapshot at step %d: memory differs", seed, sn.i)
 		}
-		t.Logf("seed %d: %d snapshots (Q set %d, EI shadow %d, LD A,I/R %d, NMI pending %d, INT %d, halted %d), end T %d",
-			seed, len(taken), kinds.q, kinds.ei, kinds.ldair, kinds.nmi, kinds.intl, kinds.halted, c.T())
+		t.Logf("seed %d (pages %v): %d snapshots (Q set %d, EI shadow %d, LD A,I/R %d, NMI pending %d, INT %d, halted %d), end T %d",
+			seed, paged, len(taken), kinds.q, kinds.ei, kinds.ldair, kinds.nmi, kinds.intl, kinds.halted, c.T())
 	}
 }
