@@ -27,3 +27,28 @@ func TestSubmitAndDump(t *testing.T) {
 	assert.Equal(t, 1, strings.Count(out, "HELLO    TXT"), "ERA in the batch deleted it")
 	golden(t, "submit.txt", out)
 }
+
+// COPY copies with wildcards across drives and user areas (the copies are
+// byte-identical, as DUMP shows); STAT shows free space and file sizes.
+func TestCopyAndStat(t *testing.T) {
+	m := machine(t, "COPY", "STAT", "DUMP")
+	data := make([]byte, 60*256) // four extents
+	for i := range data {
+		data[i] = byte(i*7 + i>>8)
+	}
+	require.NoError(t, m.Save("BIG.DAT", data))
+	require.NoError(t, m.Save("SMALL.TXT", []byte("small\r\n\x1a")))
+	m.Out.Reset()
+	m.Type("STAT\r", "STAT *.*\r", "COPY B:=*.DAT\r", "COPY B3:=A:*.TXT\r", "COPY C:COPY2.DAT=B:BIG.DAT\r",
+		"COPY A:=A:BIG.DAT\r", "COPY =NONE.DAT\r", "COPY\r", "STAT B:\r", "STAT B:*.*\r", "USER 3\r", "DIR B:\r", "USER 0\r",
+		"DUMP C:COPY2.DAT\r")
+	require.ErrorIs(t, m.Run(2_000_000_000), cpmtest.ErrInput)
+	out := m.Transcript()
+	i := strings.LastIndex(out, "A>DUMP C:COPY2.DAT\n")
+	require.Positive(t, i)
+	assert.Equal(t, data, undump(t, out[i:]))
+	assert.Contains(t, out, "A0:BIG.DAT -> B0:BIG.DAT")
+	assert.Contains(t, out, "A>DIR B:\nB: SMALL    TXT\n")
+	assert.Contains(t, out, "SAME FILE, SKIPPED")
+	golden(t, "copystat.txt", out[:i])
+}
