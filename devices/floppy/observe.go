@@ -21,13 +21,14 @@ const (
 	Side                    // side select
 	MediaIn                 // disk inserted (1) or ejected (0)
 
-	DRQ   // WD1772 data request
-	INTRQ // WD1772 interrupt request
-	Busy  // WD1772 status bit 0
-	State // WD1772 internal state (v = a wd1772 state number)
+	DRQ     // WD1772 data request
+	INTRQ   // WD1772 interrupt request
+	Busy    // WD1772 status bit 0
+	State   // WD1772 internal state (v = a wd1772 state number)
+	IDField // WD1772 read an ID field's address mark (v = its record number)
 )
 
-var signalNames = [...]string{"INDEX", "MOTOR", "STEP", "DIRECTION", "CYLINDER", "READY", "SIDE", "MEDIA", "DRQ", "INTRQ", "BUSY", "STATE"}
+var signalNames = [...]string{"INDEX", "MOTOR", "STEP", "DIRECTION", "CYLINDER", "READY", "SIDE", "MEDIA", "DRQ", "INTRQ", "BUSY", "STATE", "IDFIELD"}
 
 func (s Signal) String() string {
 	if int(s) < len(signalNames) {

@@ -190,6 +190,9 @@ func (f *FDC) at(c int) sched.Time { return f.rev + sched.Time(c)*f.pos.Cell }
 
 // idMark: an ID address mark just passed.
 func (f *FDC) idMark(now sched.Time) {
+	if f.obs.Len() != 0 {
+		f.obs.Emit(now, f.name, floppy.IDField, int(f.tr.Sectors[f.cand].R))
+	}
 	if f.isReadAddr() {
 		f.k = 0
 		s := &f.tr.Sectors[f.cand]

@@ -278,3 +278,21 @@ func TestHighDensityNeeds16MHz(t *testing.T) {
 	drq := after(r.times("fdc", floppy.DRQ, 1), start)
 	assert.Equal(t, 16*us, drq[5]-drq[4])
 }
+
+// Observers see each ID field the chip reads: the sectors passing under
+// the head in rotational order.
+func TestIDFieldObserved(t *testing.T) {
+	r := newRig(t, amp2(), false)
+	r.f.Write(RegSector, 21)
+	r.cmd(0, 0x88)
+	r.lag = us
+	_, ok := r.waitIdle(sched.Second)
+	require.True(t, ok)
+	var ids []int
+	for _, e := range r.log {
+		if e.s == floppy.IDField {
+			ids = append(ids, e.v)
+		}
+	}
+	assert.Equal(t, []int{17, 22, 18, 23, 19, 24, 20, 25, 21}, ids)
+}
