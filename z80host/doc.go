@@ -95,10 +95,12 @@
 //
 // The FUSE core test vectors (1356 tests: final registers including MEMPTR,
 // final T-state, the time of every MR/MW/PR/PW event) all pass, except that
-// on a repeating LDxR/CPxR/INxR/OTxR iteration the flags and MEMPTR that the
-// 2018 analysis corrected are checked by z80host's own vectors instead; ZEXDOC and
-// ZEXALL pass through z80host (go test -run Zex); a sweep checks every
-// opcode's accesses against its cycle list.
+// on a repeating LDxR/CPxR/INxR/OTxR iteration the flags and MEMPTR that
+// the 2018 analysis corrected are checked by z80host's own vectors
+// instead; ZEXDOC and ZEXALL pass through z80host (make test-zex); a sweep
+// checks every opcode's accesses against its cycle list, and another that
+// serving a random half of memory from pages leaves the Bus accesses of
+// the other half and their T-states unchanged.
 //
 // # Known inaccuracies / assumptions
 //
