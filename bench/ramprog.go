@@ -50,6 +50,15 @@ func LoadRAMProgram(name string, prog *asm.Result, cfg emu.Config, needs ...stri
 	b.LoadRAM(0, emu.Stub(prog.Org))
 	b.LoadRAM(prog.Org, prog.Bytes)
 	r.Board = b
+	// The run ends at the instruction that writes the final state, not at
+	// whichever check of Finished comes next: a pause or a save state in
+	// between moves the checks, and the end (T-states, board time, trace
+	// hash) must not move with them.
+	b.ObserveMemoryRange(r.state, r.state, func(_ uint64, _ uint16, v uint8, kind emu.MemAccess) {
+		if kind == emu.MemWrite && (v == r.done || v == r.fail) {
+			b.Stop()
+		}
+	})
 	return r, nil
 }
 

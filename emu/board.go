@@ -281,7 +281,7 @@ func (b *Board) mapMemory() {
 			o := p * 256 % len(b.rom) // a small ROM repeats through the window
 			b.rpage[p] = (*[256]byte)(b.rom[o : o+256])
 		}
-		if len(b.obs.mem) != 0 { // every access through Fetch/Read/Write
+		if b.obs.memWatched(p) { // every access to the page through Fetch/Read/Write
 			b.rpage[p], b.wpage[p] = nil, nil
 		}
 	}

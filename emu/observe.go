@@ -36,8 +36,9 @@ type ioObserver struct {
 }
 
 type memObserver struct {
-	id int
-	fn func(t uint64, addr uint16, v uint8, kind MemAccess)
+	id     int
+	lo, hi uint16
+	fn     func(t uint64, addr uint16, v uint8, kind MemAccess)
 }
 
 type instrObserver struct {
@@ -46,6 +47,16 @@ type instrObserver struct {
 }
 
 func (o *observers) id() int { o.nextID++; return o.nextID }
+
+// memWatched reports whether a memory observer watches an address of page p.
+func (o *observers) memWatched(p int) bool {
+	for _, x := range o.mem {
+		if int(x.lo)>>8 <= p && p <= int(x.hi)>>8 {
+			return true
+		}
+	}
+	return false
+}
 
 // ObserveIO adds fn to the I/O observers: every IN and OUT after the device
 // handled it, with the T-state the I/O cycle starts (interrupt acknowledges
@@ -91,8 +102,14 @@ func (b *Board) notifyIO(t uint64, port uint16, v uint8, out bool) {
 // write, with the T-state its machine cycle starts. While any is attached
 // the CPU takes the slow path through the board for every access.
 func (b *Board) ObserveMemory(fn func(t uint64, addr uint16, v uint8, kind MemAccess)) (remove func()) {
+	return b.ObserveMemoryRange(0x0000, 0xFFFF, fn)
+}
+
+// ObserveMemoryRange is ObserveMemory for the addresses lo-hi only (a
+// watchpoint): only the 256-byte pages they touch leave the fast path.
+func (b *Board) ObserveMemoryRange(lo, hi uint16, fn func(t uint64, addr uint16, v uint8, kind MemAccess)) (remove func()) {
 	id := b.obs.id()
-	b.obs.mem = append(b.obs.mem, memObserver{id, fn})
+	b.obs.mem = append(b.obs.mem, memObserver{id, lo, hi, fn})
 	b.mapMemory()
 	return func() {
 		b.obs.mem = slices.DeleteFunc(b.obs.mem, func(x memObserver) bool { return x.id == id })
@@ -102,7 +119,9 @@ func (b *Board) ObserveMemory(fn func(t uint64, addr uint16, v uint8, kind MemAc
 
 func (b *Board) notifyMem(t uint64, addr uint16, v uint8, kind MemAccess) {
 	for _, o := range b.obs.mem {
-		o.fn(t, addr, v, kind)
+		if addr >= o.lo && addr <= o.hi {
+			o.fn(t, addr, v, kind)
+		}
 	}
 }
 
