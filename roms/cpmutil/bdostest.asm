@@ -1,6 +1,7 @@
 ; bdostest.asm: BDOSTEST, a conformance test of the CP/M 2.2 BDOS
 ; (functions 0-40) for lbplus (docs/CPM.md). Needs A: and B: as amp2 and
-; amp1 floppies and C: as a disk with 16-bit block numbers, all empty; the
+; amp1 floppies, C: as a disk with 16-bit block numbers and D: as amp4
+; (EXM 0), all empty; the
 ; console script "ab", "hello<CR>", and "R" on the reader. Prints FAIL
 ; lines and, at the end, the number of errors; exits by function 0.
 ;
@@ -229,6 +230,15 @@ main:   call    pmsg
         ld      (drv), a
         call    pmsg
         db      "files on C:", CR, LF, "$"
+        call    tfiles
+        ld      a, 4            ; EXM 0: one logical extent an entry
+        ld      (drv), a
+        ld      a, 3
+        ld      (nent), a
+        ld      a, 4
+        ld      (n500), a
+        call    pmsg
+        db      "files on D:", CR, LF, "$"
         call    tfiles
         ld      a, 1
         ld      (drv), a
@@ -479,9 +489,11 @@ tf7:    pop     bc
         push    bc
         sys     18, 0
         jr      tf7
-tf8:    ld      a, b
-        call    chk
-        db      2, "directory entries$"
+tf8:    ld      hl, nent
+        ld      a, b
+        cp      (hl)
+        call    chkz
+        db      "directory entries$"
         ; random access
         ld      hl, 200
         call    rdrand
@@ -526,10 +538,12 @@ tf8:    ld      a, b
         call    verify
         call    chkz
         db      "random data 1000$"
-        ld      hl, 500
+        ld      hl, 500     ; extent 3: in the entry of extent 2 when EXM is 1
         call    rdrand
-        call    chk
-        db      1, "read unwritten record$"
+        ld      hl, n500
+        cp      (hl)
+        call    chkz
+        db      "read record 500 (1 or 4 by EXM)$"
         ld      hl, 700
         call    rdrand
         call    chk
@@ -919,6 +933,8 @@ n_bad:  db      "BAD     DAT"
 
 errors: dw      0
 drv:    db      1
+nent:   db      2               ; entries of a 300-record file (EXM 1)
+n500:   db      1               ; random read 500: unwritten record (EXM 1)
 line:   ds      24
 f1:     ds      36
 f2:     ds      36

@@ -14,7 +14,7 @@ import (
 )
 
 // machine boots our CP/M with A: amp2, B: amp1, C: a 16-bit-block hard
-// disk, and the named programs saved on A:.
+// disk, D: amp4 (EXM 0), and the named programs saved on A:.
 func machine(t *testing.T, progs ...string) *cpmtest.Machine {
 	t.Helper()
 	m, err := cpmtest.New()
@@ -22,6 +22,7 @@ func machine(t *testing.T, progs ...string) *cpmtest.Machine {
 	require.NoError(t, m.Attach(0, cpmtest.NewDisk(cpmtest.Amp2), true))
 	require.NoError(t, m.Attach(1, cpmtest.NewDisk(cpmtest.Amp1), false))
 	require.NoError(t, m.Attach(2, cpmtest.NewDisk(cpmtest.HD), false))
+	require.NoError(t, m.Attach(3, cpmtest.NewDisk(cpmtest.Amp4), false))
 	m.Boot()
 	for _, p := range progs {
 		b, err := cpmutil.Program(p)
