@@ -362,8 +362,10 @@ func (b *Board) RunUntil(cond func() bool, limit sched.Time) (bool, error) {
 // condition.
 const CondQuantum = sched.Millisecond
 
-// Stop makes the current run return after the instruction in progress (for
-// a debugger or a signal handler on the same goroutine).
+// Stop pauses the machine: the current run returns after the instruction
+// in progress (before the next one when called from an instruction
+// observer). Any observer callback may call it; the next run resumes
+// exactly as if there had been no pause (docs/STATE.md).
 func (b *Board) Stop() {
 	b.stop = true
 	b.limit = b.cpu.T()
