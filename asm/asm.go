@@ -47,6 +47,7 @@ type Result struct {
 	Entry    int64 // END operand, -1 when absent
 	Warnings []string
 	defl     map[string]bool // DEFL/= symbols, left out of the symbol file as pasmo does
+	labels   map[string]bool // symbols defined as address labels (not EQU, DEFL or -D)
 	// Written marks, per byte of Bytes, whether the source emitted it (false
 	// for gaps between ORG blocks), for writers that skip gaps.
 	Written []bool
@@ -322,6 +323,12 @@ func (a *assembler) result() *Result {
 					r.defl = map[string]bool{}
 				}
 				r.defl[k] = true
+			}
+			if s.kind == symLabel {
+				if r.labels == nil {
+					r.labels = map[string]bool{}
+				}
+				r.labels[k] = true
 			}
 		}
 	}

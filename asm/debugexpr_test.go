@@ -59,3 +59,11 @@ func TestParseExprDebug(t *testing.T) {
 	_, err = AssembleString(" LD A,HL+1\n", Options{})
 	assert.Error(t, err)
 }
+
+func TestIsLabel(t *testing.T) {
+	r, err := AssembleString("K EQU 5\nV DEFL 1\nstart: nop\nloop jr loop\n", Options{Defines: map[string]int64{"D": 1}})
+	require.NoError(t, err)
+	for name, want := range map[string]bool{"start": true, "loop": true, "K": false, "V": false, "D": false, "none": false} {
+		assert.Equal(t, want, r.IsLabel(name), name)
+	}
+}

@@ -112,6 +112,11 @@ func (r *Result) Symbol(name string) (uint16, error) {
 	return uint16(v), nil
 }
 
+// IsLabel reports whether a symbol is an address label (defined by a label
+// on a line), not a constant (EQU, DEFL, =, -D): debuggers name addresses
+// by labels only.
+func (r *Result) IsLabel(name string) bool { return r.labels[name] }
+
 // LineAt returns the listing line whose bytes cover addr (the logical
 // address, as $ saw it), for debuggers and traces that show source.
 func (r *Result) LineAt(addr uint16) (ListLine, bool) {

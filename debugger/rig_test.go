@@ -42,9 +42,9 @@ func newRig(t testing.TB, withDebugger bool) *rig {
 	r.bus, r.chip = bus, chip
 	if withDebugger {
 		r.d = New(Board{r.b}, NewRecorder(1<<16))
-		syms, err := monitor.Symbols()
+		res, err := monitor.Result()
 		require.NoError(t, err)
-		r.d.Syms.Add(syms)
+		r.d.Syms.AddResult(res)
 		Attach(r.d, r.b, chip, bus)
 	}
 	return r

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/lbplus/lbplus/asm"
 )
 
 // Symbols maps names to addresses and back, from the assembler's results
@@ -15,7 +17,8 @@ import (
 // --sym writes them).
 type Symbols struct {
 	byName map[string]uint16
-	sorted []sym // by address, then name
+	sorted []sym // address labels by address, then name
+	consts map[string]bool
 }
 
 type sym struct {
@@ -24,7 +27,18 @@ type sym struct {
 }
 
 // NewSymbols returns an empty table.
-func NewSymbols() *Symbols { return &Symbols{byName: map[string]uint16{}} }
+func NewSymbols() *Symbols { return &Symbols{byName: map[string]uint16{}, consts: map[string]bool{}} }
+
+// AddResult adds an assembly's symbols; its constants (EQU, DEFL) can be
+// named in expressions but never name an address.
+func (s *Symbols) AddResult(r *asm.Result) {
+	for n := range r.Symbols {
+		if !r.IsLabel(n) {
+			s.consts[n] = true
+		}
+	}
+	s.Add(r.Symbols)
+}
 
 // Add adds every symbol of m (an asm.Result's Symbols).
 func (s *Symbols) Add(m map[string]int64) {
@@ -37,7 +51,9 @@ func (s *Symbols) Add(m map[string]int64) {
 func (s *Symbols) resort() {
 	s.sorted = s.sorted[:0]
 	for n, a := range s.byName {
-		s.sorted = append(s.sorted, sym{a, n})
+		if !s.consts[n] {
+			s.sorted = append(s.sorted, sym{a, n})
+		}
 	}
 	sort.Slice(s.sorted, func(i, j int) bool {
 		if s.sorted[i].addr != s.sorted[j].addr {

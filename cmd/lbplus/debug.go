@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -87,45 +88,72 @@ func init() {
 		return run(cmd, args)
 	}
 	rootCmd.AddCommand(debugCmd)
+	// The console escape: Ctrl-\ then "debug CMD" runs one debugger
+	// command on the running board (the machine waits meanwhile).
+	addMenuCommand(menuCommand{name: "debug", short: "g", usage: "debug COMMAND (debug help lists them)",
+		run: menuDebug})
+}
+
+// menuDebuggers is the debugger of each board the escape prompt has used,
+// made on first use: it records from then on.
+var menuDebuggers = map[*emu.Board]*debugger.Text{}
+
+func menuDebug(b *emu.Board, args []string) string {
+	x := menuDebuggers[b]
+	if x == nil {
+		d := debugger.ForBoard(b, debugger.NewRecorder(0))
+		// The built-in ROM unless the flags named another one (a machine
+		// file may).
+		if runFlags.rom == "" && runFlags.machine == "" {
+			if r, err := monitor.Result(); err == nil {
+				d.Syms.AddResult(r)
+			}
+		}
+		x = &debugger.Text{D: d, Chip: b.NCR5380(), Repositions: debugger.TapeRepositions(b)}
+		menuDebuggers[b] = x
+	}
+	var out bytes.Buffer
+	x.Out = &out
+	if err := x.Exec(strings.Join(args, " ")); err != nil {
+		fmt.Fprintln(&out, "error:", err)
+	}
+	return strings.ReplaceAll(strings.TrimRight(out.String(), "\n"), "\n", "\r\n")
 }
 
 // programSymbols are the programs lbplus ships, whose symbols --sym NAME
 // loads without a file.
-var programSymbols = map[string]func() ([]map[string]int64, error){
-	"cpm": func() ([]map[string]int64, error) {
-		var out []map[string]int64
+var programSymbols = map[string]func(s *debugger.Symbols) error{
+	"cpm": func(s *debugger.Symbols) error {
 		for _, f := range []string{"ccp.asm", "bdos.asm"} {
 			m, err := cpm.Symbols(f)
 			if err != nil {
-				return nil, err
+				return err
 			}
-			out = append(out, m)
+			s.Add(m)
 		}
 		m, err := cpmbios.Symbols()
-		return append(out, m), err
+		s.Add(m)
+		return err
 	},
 	"backup":    asmSymbols(backup.Build),
 	"diskbench": asmSymbols(diskbench.Build),
 	"tapebench": asmSymbols(tapebench.Build),
 }
 
-func asmSymbols(build func() (*asm.Result, error)) func() ([]map[string]int64, error) {
-	return func() ([]map[string]int64, error) {
+func asmSymbols(build func() (*asm.Result, error)) func(s *debugger.Symbols) error {
+	return func(s *debugger.Symbols) error {
 		r, err := build()
 		if err != nil {
-			return nil, err
+			return err
 		}
-		return []map[string]int64{r.Symbols}, nil
+		s.AddResult(r)
+		return nil
 	}
 }
 
 func loadProgramSymbols(s *debugger.Symbols, name string) error {
-	ms, err := programSymbols[name]()
-	if err != nil {
+	if err := programSymbols[name](s); err != nil {
 		return fmt.Errorf("--sym %s: %w", name, err)
-	}
-	for _, m := range ms {
-		s.Add(m)
 	}
 	return nil
 }
@@ -176,11 +204,11 @@ func debugBoard(flags, term *cobra.Command) (err error) {
 	d := debugger.ForBoard(board, debugger.NewRecorder(debugFlags.edges))
 	d.Rec.SetInitiator(cfg.SCSIID)
 	if img, err := monitor.Image(); err == nil && bytes.Equal(img, cfg.ROM) {
-		syms, err := monitor.Symbols()
+		r, err := monitor.Result()
 		if err != nil {
 			return err
 		}
-		d.Syms.Add(syms)
+		d.Syms.AddResult(r)
 	}
 	// The default machine boots our CP/M from the default system disk:
 	// its CCP, BDOS and BIOS are named too.

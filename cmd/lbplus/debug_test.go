@@ -11,6 +11,8 @@ import (
 
 	"github.com/lbplus/lbplus/debugger"
 	"github.com/lbplus/lbplus/devices/acb4000"
+	"github.com/lbplus/lbplus/emu"
+	"github.com/lbplus/lbplus/roms/monitor"
 )
 
 func resetDebugFlags(t *testing.T) {
@@ -87,4 +89,23 @@ func TestDebugCPM(t *testing.T) {
 	assert.Contains(t, got, "A>")
 	assert.Regexp(t, `breakpoint 1: target 0 READ\(6\) LUN 0 LBA [0-9]+ blocks 1, CDB sent by the instruction at [a-z_]+`, got, "BIOS symbols name the instruction")
 	assert.Contains(t, got, "> console\nDIR\n")
+}
+
+// The console escape's "debug CMD" runs one debugger command on the
+// running board and answers in CR LF lines.
+func TestDebugMenuCommand(t *testing.T) {
+	resetDebugFlags(t)
+	rom, err := monitor.Image()
+	require.NoError(t, err)
+	b, err := emu.New(emu.DefaultConfig(rom))
+	require.NoError(t, err)
+	defer b.Close()
+	t.Cleanup(func() { delete(menuDebuggers, b) })
+	got := runMenuCommand(b, "debug regs")
+	assert.Contains(t, got, "PC=0000")
+	assert.Contains(t, got, "\r\nAF'=")
+	assert.Contains(t, runMenuCommand(b, "g step 3"), ">002E", "three instructions run")
+	assert.Contains(t, runMenuCommand(b, "debug print swreq"), "868Ch", "symbols of the built-in ROM")
+	assert.Contains(t, runMenuCommand(b, "debug bogus"), "error: unknown command")
+	assert.Contains(t, runMenuCommand(b, "help"), "debug COMMAND")
 }

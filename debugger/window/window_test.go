@@ -100,9 +100,9 @@ func newWindow(t *testing.T) (*Window, *emu.Board) {
 	require.NoError(t, err)
 	t.Cleanup(func() { b.Close() })
 	d := debugger.ForBoard(b, debugger.NewRecorder(1<<18))
-	syms, err := monitor.Symbols()
+	res, err := monitor.Result()
 	require.NoError(t, err)
-	d.Syms.Add(syms)
+	d.Syms.AddResult(res)
 	w = New(d, Options{Chip: b.NCR5380(), ConsoleIn: b.ConsoleInput, Panels: debugger.DevicePanels(b)})
 	return w, b
 }

@@ -99,3 +99,10 @@ func Symbols() (map[string]int64, error) {
 	}
 	return result.Symbols, nil
 }
+
+// Result returns the whole assembly (symbols, which of them are labels,
+// the listing), for debuggers. Shared: do not modify.
+func Result() (*asm.Result, error) {
+	once.Do(build)
+	return result, err
+}
