@@ -217,42 +217,89 @@ start:  ld      sp, stack
         jp      z, errbad
         cp      'C'
         jp      z, errchg
+        cp      'P'
+        jp      z, portable
 main:   call    pmsg
         db      "BDOSTEST", CR, LF, "$"
         call    tcons
         call    tdisk
         ld      a, 1
-        ld      (drv), a
-        call    pmsg
-        db      "files on A:", CR, LF, "$"
-        call    tfiles
+        call    tfilesd
         ld      a, 3
-        ld      (drv), a
-        call    pmsg
-        db      "files on C:", CR, LF, "$"
-        call    tfiles
+        call    tfilesd
         ld      a, 4            ; EXM 0: one logical extent an entry
-        ld      (drv), a
-        ld      a, 3
-        ld      (nent), a
-        ld      a, 4
-        ld      (n500), a
-        call    pmsg
-        db      "files on D:", CR, LF, "$"
-        call    tfiles
+        call    tfilesd
         ld      a, 1
         ld      (drv), a
         call    tattr
         call    tusers
         call    tdrv
         call    tfull
-        call    pmsg
+report: call    pmsg
         db      "BDOSTEST: $"
         ld      hl, (errors)
         call    pdec
         call    pmsg
         db      " errors", CR, LF, "$"
         sys     0, 0
+
+; portable: only what needs no particular disks or console timing: the
+; file tests on A:, attributes, user areas and the drive byte (B:), for
+; running on any CP/M 2.2 system with two empty-enough drives.
+portable:
+        call    pmsg
+        db      "BDOSTEST P", CR, LF, "$"
+        ld      a, 1
+        call    tfilesd
+        ld      a, 1
+        ld      (drv), a
+        call    tattr
+        call    tusers
+        call    tdrv
+        jp      report
+
+; tfilesd: the file tests on drive A (1 = A:), with what to expect from
+; its DPB's EXM: a 300-record file takes 3/(EXM+1) entries, and record
+; 500 (extent 3) is an unwritten record in the entry of extent 2 unless
+; EXM is 0 (then an unwritten extent).
+tfilesd:
+        ld      (drv), a
+        add     a, 'A'-1
+        ld      (fmsg+9), a
+        ld      hl, fmsg
+        call    pstr
+        ld      c, 25
+        call    BDOS
+        push    af
+        ld      a, (drv)
+        dec     a
+        ld      e, a
+        ld      c, 14
+        call    BDOS
+        ld      c, 31
+        call    BDOS
+        ld      de, 4
+        add     hl, de
+        ld      a, (hl)         ; EXM
+        ld      b, 3
+        ld      c, 4
+        or      a
+        jr      z, tfd1
+        ld      b, 2
+        ld      c, 1
+        cp      1
+        jr      z, tfd1
+        ld      b, 1
+tfd1:   ld      a, b
+        ld      (nent), a
+        ld      a, c
+        ld      (n500), a
+        pop     af
+        ld      e, a
+        ld      c, 14
+        call    BDOS
+        jp      tfiles
+fmsg:   db      "files on A:", CR, LF, "$"
 
 ; ----------------------------------------------------------------- console
 tcons:  call    pmsg

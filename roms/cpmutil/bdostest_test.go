@@ -140,3 +140,14 @@ func firstRecord(t *testing.T, d *cpmtest.Disk, name string) int {
 	t.Fatalf("%s not in the directory", name)
 	return 0
 }
+
+// BDOSTEST P, the part that runs on any CP/M system (roms/cpmbios runs it
+// on the emulated board), passes on the Go BIOS too.
+func TestBDOSTestPortable(t *testing.T) {
+	m := machine(t, "BDOSTEST")
+	m.Type("BDOSTEST P\r")
+	require.ErrorIs(t, m.Run(2_000_000_000), cpmtest.ErrInput)
+	out := m.Transcript()
+	assert.Contains(t, out, "files on A:\nattributes\nusers\ndrive byte\nBDOSTEST: 0 errors")
+	assert.NotContains(t, out, "FAIL")
+}
