@@ -48,6 +48,11 @@ func TestScratchCleanup(t *testing.T) {
 	assert.Equal(t, parent, filepath.Dir(b))
 	require.NoError(t, os.WriteFile(filepath.Join(a, "hd.img"), []byte("x"), 0o644))
 	RemoveAllScratch()
+	_, err = ScratchDir(parent)
+	assert.ErrorContains(t, err, "interrupted", "none after the clean-up")
+	scratchDirs.mu.Lock()
+	scratchDirs.closed = false
+	scratchDirs.mu.Unlock()
 	left, err := os.ReadDir(parent)
 	require.NoError(t, err)
 	assert.Empty(t, left)

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"sync"
@@ -11,8 +12,9 @@ import (
 const ScratchEnv = "LBPLUS_SCRATCH"
 
 var scratchDirs struct {
-	mu   sync.Mutex
-	dirs map[string]bool
+	mu     sync.Mutex
+	dirs   map[string]bool
+	closed bool // RemoveAllScratch ran: no more scratch directories
 }
 
 // ScratchDir makes a temporary directory for a run's throwaway images
@@ -25,6 +27,11 @@ var scratchDirs struct {
 func ScratchDir(parent string) (string, error) {
 	if parent == "" {
 		parent = os.Getenv(ScratchEnv)
+	}
+	scratchDirs.mu.Lock() // made and listed at once, or refused after RemoveAllScratch
+	defer scratchDirs.mu.Unlock()
+	if scratchDirs.closed {
+		return "", errors.New("scratch directory: interrupted")
 	}
 	var d string
 	var err error
@@ -40,8 +47,6 @@ func ScratchDir(parent string) (string, error) {
 			return "", fmt.Errorf("scratch directory: %w", err)
 		}
 	}
-	scratchDirs.mu.Lock()
-	defer scratchDirs.mu.Unlock()
 	if scratchDirs.dirs == nil {
 		scratchDirs.dirs = map[string]bool{}
 	}
@@ -59,12 +64,20 @@ func RemoveScratch(dir string) error {
 
 // RemoveAllScratch deletes every scratch directory not yet removed: called
 // on an interrupt, while a run may still be writing into one (on Unix its
-// open files stay valid until the process exits).
+// open files stay valid until the process exits). A file the run makes
+// while the directory is being emptied fails the removal, so it is tried
+// again; once the directory is gone the run cannot make anything in it. No
+// scratch directory can be made after it: the caller is about to exit.
 func RemoveAllScratch() {
 	scratchDirs.mu.Lock()
 	defer scratchDirs.mu.Unlock()
+	scratchDirs.closed = true
 	for d := range scratchDirs.dirs {
-		os.RemoveAll(d)
+		for try := 0; try < 100; try++ {
+			if os.RemoveAll(d) == nil {
+				break
+			}
+		}
 		delete(scratchDirs.dirs, d)
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/lbplus/lbplus/sched"
 	"github.com/lbplus/lbplus/scsi"
 )
 
@@ -29,6 +30,7 @@ func FuzzCDB(f *testing.F) {
 	} {
 		f.Add(seed, []byte{0, 0, 0, 8, 0, 0xa, 0, 0, 0, 0, 2, 0})
 	}
+	f.Add([]byte{OpFormatUnit, 0, 0, 0, 5, 0, 90}, []byte{}) // after 90 s of uptime
 	// Each input builds a fresh image, which the image layer fsyncs: on a
 	// RAM file system that costs 0.2 ms a rig instead of about 14 ms on
 	// disk, so the fuzzer keeps thousands of inputs a second.
@@ -49,6 +51,12 @@ func FuzzCDB(f *testing.F) {
 			}
 		}
 		r := newRig(t, rigOpts{})
+		if len(cdb) > n {
+			// A byte after the CDB is the board's uptime in seconds before
+			// the command: a stale "heads ready" time from long ago once
+			// made FORMAT UNIT schedule its end in the past.
+			r.s.Advance(r.s.Now() + sched.Time(cdb[n])*sched.Second)
+		}
 		st, _, ok := r.try(full, out)
 		require.True(t, ok, "command %x hung", full)
 		require.Contains(t, []int{scsi.StatusGood, scsi.StatusCheckCondition}, st)

@@ -180,6 +180,13 @@ func EncodeIMD(d *Disk, header string, noCompress bool, sectorOffsets map[int]in
 	b.WriteString("\r\n")
 	b.WriteString(d.Comment)
 	b.WriteByte(0x1a)
+	// A disk with no sector at all (a blank diskette) keeps its track
+	// records, each with no sectors: an IMD without any track is refused
+	// by readers, DecodeIMD included, and the blank disk would be lost.
+	blank := true
+	for _, t := range d.Tracks {
+		blank = blank && len(t.Sectors) == 0
+	}
 	for ti, t := range d.Tracks {
 		mode := byte(5) // MFM 250 kbit/s
 		switch t.Rate {
@@ -192,7 +199,7 @@ func EncodeIMD(d *Disk, header string, noCompress bool, sectorOffsets map[int]in
 			mode -= 3
 		}
 		n := len(t.Sectors)
-		if n == 0 { // unformatted: IMD readers take a missing track as such
+		if n == 0 && !blank { // unformatted: IMD readers take a missing track as such
 			continue
 		}
 		head := byte(t.Head)
@@ -208,7 +215,10 @@ func EncodeIMD(d *Disk, header string, noCompress bool, sectorOffsets map[int]in
 				uniform = false
 			}
 		}
-		sz := t.Sectors[0].N
+		var sz byte
+		if n > 0 {
+			sz = t.Sectors[0].N
+		}
 		if !uniform {
 			sz = 0xff
 		}

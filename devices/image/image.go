@@ -381,6 +381,11 @@ func writeSidecar(path string, meta Meta) error {
 // so a temporary left by a killed process never blocks the next attempt.
 // It is listed in Temporaries until it is renamed or removed.
 func createTemp(path string) (*os.File, error) {
+	tempsMu.Lock() // made and listed at once, or refused after RemoveTemporaries
+	defer tempsMu.Unlock()
+	if tempsClosed {
+		return nil, fmt.Errorf("%s: interrupted", path)
+	}
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
@@ -395,13 +400,21 @@ func createTemp(path string) (*os.File, error) {
 }
 
 // temps holds the temporaries being built, for RemoveTemporaries.
-var temps sync.Map
+var (
+	temps       sync.Map
+	tempsMu     sync.Mutex
+	tempsClosed bool // RemoveTemporaries ran
+)
 
 // RemoveTemporaries deletes every temporary image or sidecar still being
 // built: a front end calls it when interrupted (Ctrl-C during disk create),
 // so no half-made 21 MB file is left behind. A kill -9 cannot be caught;
-// what it leaves has a unique name and blocks nothing.
+// what it leaves has a unique name and blocks nothing. No temporary can be
+// made after it: the caller is about to exit.
 func RemoveTemporaries() {
+	tempsMu.Lock()
+	defer tempsMu.Unlock()
+	tempsClosed = true
 	temps.Range(func(k, _ any) bool {
 		os.Remove(k.(string))
 		temps.Delete(k)

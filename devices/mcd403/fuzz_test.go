@@ -28,6 +28,10 @@ func FuzzCDB(f *testing.F) {
 		if len(cdb) == 0 || len(cdb) < scsi.CDBLen(cdb[0]) {
 			return
 		}
+		var idle sched.Time
+		if n := scsi.CDBLen(cdb[0]); len(cdb) > n {
+			idle = sched.Time(cdb[n]) * sched.Second // uptime before the command
+		}
 		cdb = append([]byte(nil), cdb[:scsi.CDBLen(cdb[0])]...)
 		if cdb[0] == OpRead || cdb[0] == OpWrite {
 			// One or two blocks: the initiator pads DATA OUT and a count of
@@ -43,6 +47,7 @@ func FuzzCDB(f *testing.F) {
 		if cdb[0] == OpModeSelect && len(out) > 12 {
 			out[12] = cdb[len(cdb)-1] // try odd interleaves too
 		}
+		r.s.Advance(r.s.Now() + idle)
 		r.h.Run(tapeID, cdb, out, false, 0, 5*60*sched.Second)
 	})
 }
