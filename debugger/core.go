@@ -105,7 +105,6 @@ type Debugger struct {
 	hist     [HistoryLen]HistEntry
 	histN    uint64
 	curPC    uint16 // the instruction in progress (or next, when paused)
-	curT     uint64
 	resumePC uint16 // skip the exec breakpoint here once when resuming
 	resumeT  uint64
 	resuming bool
@@ -150,7 +149,7 @@ func (d *Debugger) Machine() Machine { return d.m }
 // and checks execute breakpoints and step targets.
 func (d *Debugger) BeforeInstruction(pc uint16, t uint64) bool {
 	prevPC := d.curPC
-	d.curPC, d.curT = pc, t
+	d.curPC = pc
 	if d.resuming {
 		d.resuming = false
 		if pc == d.resumePC && t == d.resumeT {
