@@ -315,13 +315,9 @@ func (c *Controller) sendStatus(sched.Time) {
 // able to learn why its command on a bad LUN failed) and clears it.
 // Allocation length 0 means 4 bytes [F SCSI-1 non-extended sense].
 func (c *Controller) requestSense(cdb []byte) {
-	n := int(cdb[4])
-	if n == 0 || n > senseLen {
-		n = senseLen
-	}
 	b := c.sense.bytes()
 	c.sense = sense{}
-	c.sendBytes(b[:n])
+	c.sendBytes(scsidev.SenseReply(b[:], cdb[4]))
 }
 
 // sendBytes sends data (a copy is kept) as DATA IN, then GOOD.

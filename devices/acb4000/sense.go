@@ -27,10 +27,10 @@ type sense struct {
 
 // bytes encodes the 4-byte sense: byte 0 address-valid bit and code,
 // byte 1 LUN (bits 7-5) and LBA bits 20-16, bytes 2-3 LBA [F OS2].
-func (s sense) bytes() [4]byte {
+func (s sense) bytes() [senseLen]byte {
 	b0 := s.code & 0x7f
 	if s.valid {
 		b0 |= 0x80
 	}
-	return [4]byte{b0, byte(s.lun&7)<<5 | byte(s.lba>>16)&0x1f, byte(s.lba >> 8), byte(s.lba)}
+	return [senseLen]byte{b0, byte(s.lun&7)<<5 | byte(s.lba>>16)&0x1f, byte(s.lba >> 8), byte(s.lba)}
 }

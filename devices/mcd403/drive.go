@@ -343,16 +343,12 @@ func (d *Drive) execute(now sched.Time, lun int, cdb []byte) {
 			d.good()
 		}
 	case OpRequestSense:
-		n := int(cdb[4])
-		if n == 0 {
-			n = 4 // SCSI-1: allocation length 0 means 4 bytes
-		}
 		s := d.sense.bytes()
 		if lun != 0 {
 			s = sense{key: KeyIllegalRequest, asc: ASCInvalidLUN}.bytes()
 		}
 		d.sense = sense{}
-		d.sendBytes(s[:min(n, len(s))])
+		d.sendBytes(scsidev.SenseReply(s, cdb[4]))
 	case OpInquiry:
 		d.sendBytes(inquiry(lun)[:min(int(cdb[4]), 36)])
 	case OpModeSense:

@@ -139,6 +139,17 @@ func (c *Command) Receive(t *scsi.Target, n int, then uint8) bool {
 	return true
 }
 
+// SenseReply is what REQUEST SENSE returns of a model's sense bytes for
+// the CDB's allocation length: that many bytes at most, and an allocation
+// length of 0 means 4 bytes, the non-extended sense [F SCSI-1].
+func SenseReply(sense []byte, allocation byte) []byte {
+	n := int(allocation)
+	if n == 0 {
+		n = 4
+	}
+	return sense[:min(n, len(sense))]
+}
+
 // Step is what Continue did with a continuation.
 type Step uint8
 

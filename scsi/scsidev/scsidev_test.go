@@ -117,3 +117,20 @@ func TestEventsGroup(t *testing.T) {
 	assert.Empty(t, g.Pending())
 	g.Cancel(nil) // a model not yet attached has no scheduler
 }
+
+func TestSenseReply(t *testing.T) {
+	ext := make([]byte, 18)
+	for i := range ext {
+		ext[i] = byte(i)
+	}
+	for _, tc := range []struct {
+		sense []byte
+		alloc byte
+		n     int
+	}{
+		{ext, 0, 4}, {ext, 8, 8}, {ext, 18, 18}, {ext, 255, 18},
+		{ext[:4], 0, 4}, {ext[:4], 2, 2}, {ext[:4], 30, 4},
+	} {
+		assert.Equal(t, tc.sense[:tc.n], SenseReply(tc.sense, tc.alloc), "%d bytes, allocation %d", len(tc.sense), tc.alloc)
+	}
+}
