@@ -789,12 +789,15 @@ func (w *Window) drawTimeline(c *ebiten.Image) {
 	}
 	yc := yp + rowH
 	print(c, r.Min.X+6, yc+2, "CMD", colDim)
-	for _, s := range segs {
-		if s.Phase != scsi.Command || s.Bytes == 0 {
+	// Each command overlapping the window is labelled from its COMMAND
+	// phase (or the window's left edge) on, so a long DATA IN still says
+	// which command it belongs to.
+	for _, cmd := range w.d.Rec.Commands(tl.From, tl.To()) {
+		if cmd.CDBLen == 0 {
 			continue
 		}
-		x := max(0, tl.XAt(s.Start, tw))
-		print(c, x0+x, yc+2, fmt.Sprintf("T%d %s", s.Target, s.Describe(nil)), colTitle)
+		x := max(0, tl.XAt(cmd.Start, tw))
+		print(c, x0+x, yc+2, w.d.CommandLine(&cmd), colTitle)
 	}
 	// Cursors and the measurement.
 	for _, cur := range []struct {
