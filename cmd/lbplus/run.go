@@ -89,9 +89,9 @@ func init() {
 	f := runCmd.Flags()
 	f.StringVar(&runFlags.machine, "machine", "", "TOML machine `FILE` (ROM, jumpers, SCSI devices); flags override it")
 	f.StringArrayVar(&runFlags.scsi, "scsi", nil, "SCSI device `ID=TYPE:FILE` (repeatable), e.g. 0=acb4000:hd0.img or 3=mcd403:t.tape")
-	f.StringVar(&runFlags.hd0, "hd0", "", "disk image `FILE` for the ACB-4000 at SCSI ID 0, LUN 0 (make one with lbplus disk create)")
-	f.StringVar(&runFlags.lun1, "hd0-lun1", "", "disk image `FILE` for the ACB-4000's second drive (LUN 1)")
-	f.StringVar(&runFlags.tape, "tape", "", "cartridge image `FILE` for the MCD-403 at SCSI ID 1 (make one with lbplus tape create)")
+	f.StringVar(&runFlags.hd0, "hd0", "", "disk image `FILE[,ro]` for the ACB-4000 at SCSI ID 0, LUN 0 (make one with lbplus disk create; ,ro: read-only)")
+	f.StringVar(&runFlags.lun1, "hd0-lun1", "", "disk image `FILE[,ro]` for the ACB-4000's second drive (LUN 1)")
+	f.StringVar(&runFlags.tape, "tape", "", "cartridge image `FILE[,ro]` for the MCD-403 at SCSI ID 1 (make one with lbplus tape create; ,ro: read-only)")
 	f.StringVar(&runFlags.rom, "rom", "", "ROM image (4, 8, 16 or 32 KB) instead of the built-in monitor")
 	f.StringVar(&runFlags.speed, "speed", "realtime", "realtime (4 MHz) or max")
 	f.StringVar(&runFlags.console, "console", "stdio", "stdio, tcp:PORT (this host only) or tcp:HOST:PORT (e.g. 0.0.0.0 for the network: no password)")
@@ -303,14 +303,17 @@ func runConfig(cmd *cobra.Command) (emu.Config, error) {
 		return cfg, fmt.Errorf("--hd0-lun1 %s needs --hd0 too", runFlags.lun1)
 	}
 	if runFlags.hd0 != "" {
-		images := []string{runFlags.hd0}
+		hd0, ro := imageFlag(runFlags.hd0)
+		images := []string{hd0}
 		if runFlags.lun1 != "" {
-			images = append(images, runFlags.lun1)
+			lun1, ro1 := imageFlag(runFlags.lun1)
+			images, ro = append(images, lun1), ro || ro1
 		}
-		cfg.SCSI = append(cfg.SCSI, scsidev.Spec{ID: HD0ID, Type: "acb4000", Images: images})
+		cfg.SCSI = append(cfg.SCSI, scsidev.Spec{ID: HD0ID, Type: "acb4000", Images: images, ReadOnly: ro})
 	}
 	if runFlags.tape != "" {
-		cfg.SCSI = append(cfg.SCSI, scsidev.Spec{ID: TapeID, Type: "mcd403", Images: []string{runFlags.tape}})
+		tape, ro := imageFlag(runFlags.tape)
+		cfg.SCSI = append(cfg.SCSI, scsidev.Spec{ID: TapeID, Type: "mcd403", Images: []string{tape}, ReadOnly: ro})
 	}
 	if err := applyFloppyFlags(&cfg); err != nil {
 		return cfg, err
@@ -340,6 +343,16 @@ func runConfig(cmd *cobra.Command) (emu.Config, error) {
 		cfg.ROM, cfg.ROMName = rom, "built-in monitor"
 	}
 	return cfg, cfg.Validate()
+}
+
+// imageFlag splits FILE[,ro] as --hd0, --hd0-lun1 and --tape take it: ro
+// attaches the image read-only (the drive reports write protection). For
+// the ACB-4000, ro on either LUN makes both read-only.
+func imageFlag(v string) (path string, readOnly bool) {
+	if p, ok := strings.CutSuffix(v, ",ro"); ok {
+		return p, true
+	}
+	return v, false
 }
 
 // parseSCSIFlag reads one --scsi value: ID=TYPE[,OPTION...]:FILE[,FILE],

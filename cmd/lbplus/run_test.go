@@ -227,3 +227,16 @@ func TestDiskInfoRaw(t *testing.T) {
 	require.NoError(t, diskInfo(&out, p))
 	assert.Equal(t, p+": raw, 603 cylinders x 4 heads x 17 sectors of 512 bytes, 40960 blocks (20971520 bytes), raw image without a sidecar, taken as formatted at interleave 3:1\n", out.String())
 }
+
+// --hd0 FILE,ro and --tape FILE,ro attach the image read-only, as the
+// message for an image the user cannot write suggests.
+func TestRunConfigReadOnlyShorthands(t *testing.T) {
+	resetRunFlags(t)
+	runFlags.hd0, runFlags.lun1, runFlags.tape = "a.img", "b.img,ro", "t.tape,ro"
+	cfg, err := runConfig(runCmd)
+	require.NoError(t, err)
+	assert.Equal(t, []scsidev.Spec{
+		{ID: 0, Type: "acb4000", Images: []string{"a.img", "b.img"}, ReadOnly: true},
+		{ID: 1, Type: "mcd403", Images: []string{"t.tape"}, ReadOnly: true},
+	}, cfg.SCSI)
+}
