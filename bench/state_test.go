@@ -284,3 +284,33 @@ func TestPauseAtEveryCallbackChangesNothing(t *testing.T) {
 		})
 	}
 }
+
+// TestDevicePathsAllocateNothingPerByte: in the middle of a backup row,
+// with the disk and the tape both transferring through their saveable
+// continuations, half a second of machine time (thousands of bytes) allocates
+// next to nothing: no closure, event or buffer per byte.
+func TestDevicePathsAllocateNothingPerByte(t *testing.T) {
+	s := rowSetup(t, stateRow)
+	var allocs float64
+	var moved uint64
+	_, err := Run(s, Options{Dir: scratch(t), OnStart: func(b *emu.Board) {
+		require.NoError(t, b.RunFor(1500*sched.Millisecond)) // into the steady state
+		var tgts []*scsi.Target
+		for _, id := range []int{DiskID, TapeID} {
+			tgts = append(tgts, b.SCSIDevice(id).(interface{ Target() *scsi.Target }).Target())
+		}
+		bytes := func() (n uint64) {
+			for _, tg := range tgts {
+				n += tg.Stats.BytesIn + tg.Stats.BytesOut
+			}
+			return n
+		}
+		before := bytes()
+		allocs = testing.AllocsPerRun(1, func() { require.NoError(t, b.RunFor(500*sched.Millisecond)) })
+		moved = bytes() - before
+	}})
+	require.NoError(t, err)
+	require.Greater(t, moved, uint64(1000))
+	assert.Less(t, allocs/float64(moved), 0.01, "%.0f allocations for %d bytes", allocs, moved)
+	t.Logf("%.0f allocations for %d bytes", allocs, moved)
+}
