@@ -124,10 +124,8 @@ func Attach(d *Debugger, b *emu.Board, chip *ncr5380.Chip, bus *scsi.Bus) {
 				rec.Set(now, FDRQ, v != 0)
 			case floppy.INTRQ:
 				rec.Set(now, INTRQ, v != 0)
-			case floppy.Busy:
-				if v != 0 {
-					d.floppyCommand(now)
-				}
+			case floppy.Command: // written by the CPU (the chip takes it 24 us later)
+				d.floppyCommand(now)
 			}
 		})
 	}

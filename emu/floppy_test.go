@@ -38,7 +38,7 @@ func TestFloppyLatchAndPorts(t *testing.T) {
 	assert.Equal(t, 1, d0.Side())
 	assert.Equal(t, 1, d1.Side())
 	b.Out(0xC2, 0xA5, 10)
-	v, _ := b.In(0xC6, 20)
+	v, _ := b.In(0xC6, 50) // 10 us later: the chip takes it after 8 us
 	assert.Equal(t, uint8(0xA5), v)
 	// D0 turns the motor on: the disk in drive 0 turns, READY follows two
 	// index pulses later and reaches DCDB (RR0 bit 3 of channel B).

@@ -26,9 +26,10 @@ const (
 	Busy    // WD1772 status bit 0
 	State   // WD1772 internal state (v = a wd1772 state number)
 	IDField // WD1772 read an ID field's address mark (v = its record number)
+	Command // the CPU wrote the WD1772's command register (v = the command)
 )
 
-var signalNames = [...]string{"INDEX", "MOTOR", "STEP", "DIRECTION", "CYLINDER", "READY", "SIDE", "MEDIA", "DRQ", "INTRQ", "BUSY", "STATE", "IDFIELD"}
+var signalNames = [...]string{"INDEX", "MOTOR", "STEP", "DIRECTION", "CYLINDER", "READY", "SIDE", "MEDIA", "DRQ", "INTRQ", "BUSY", "STATE", "IDFIELD", "COMMAND"}
 
 func (s Signal) String() string {
 	if int(s) < len(signalNames) {

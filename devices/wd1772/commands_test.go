@@ -374,7 +374,7 @@ func TestWriteTrackFirstByteLate(t *testing.T) {
 	r.cmd(1*ms, 0xF8)
 	end, ok := r.waitIdle(sched.Second)
 	require.True(t, ok)
-	assert.Equal(t, 1*ms+4*us+3*floppy.MFMCell, end)
+	assert.Equal(t, 1*ms+typeIIStart+3*floppy.MFMCell, end)
 	assert.NotZero(t, r.f.Peek(RegStatus)&StLostData)
 	assert.Equal(t, amp2(), r.media.Store().Disk(), "nothing written")
 }

@@ -23,12 +23,22 @@ type Params struct {
 	// SearchIndex: index pulses an ID search may take before Record Not
 	// Found (type II/III) or Seek Error (type I verify): 5 [F].
 	SearchIndex int
-	// TypeIDelay: command written -> first step pulse or verify: 90 us at
-	// 8 MHz, measured on an Atari ST's WD1772 [F WD-HATARI].
+	// CommandCommit: a command written -> the chip takes it (BUSY set): 24 us
+	// in MFM, twice that in FM; until then the status register reads as it
+	// was, which is why software waits before polling BUSY [F WD-MAME, the
+	// datasheet value it quotes for the 1772; REFERENCE.md 10: the ROM waits
+	// more than 32 us].
+	CommandCommit int
+	// RegisterCommit: a track or sector register write -> the new value
+	// reads back: 8 us [F WD-MAME].
+	RegisterCommit int
+	// TypeIDelay: command taken -> first step pulse or verify. 90 us from
+	// the write, measured on an Atari ST's WD1772 [F WD-HATARI], less
+	// CommandCommit: 66 us [D].
 	TypeIDelay int
-	// TypeIIDelay: command written -> spin-up/settle/ID search start of a
-	// type II or III command [A] 32 clocks (4 us), the register commit time
-	// of a few internal microcycles.
+	// TypeIIDelay: command taken -> spin-up/settle/ID search start of a
+	// type II or III command [A] 32 clocks (4 us), a few internal
+	// microcycles.
 	TypeIIDelay int
 	// WriteGate: bytes after an ID's CRC before Write Sector must have its
 	// first byte: 22 in MFM, 11 in FM [F WD1772 datasheet].
@@ -45,19 +55,21 @@ const msClocks = 8000
 // DefaultParams returns the WD1772's documented timings.
 func DefaultParams() Params {
 	return Params{
-		StepRates:     [4]int{6 * msClocks, 12 * msClocks, 2 * msClocks, 3 * msClocks},
-		Settle:        15 * msClocks,
-		MFMByte:       256,
-		FMByte:        512,
-		SpinUpIndex:   6,
-		MotorOffIndex: 9,
-		SearchIndex:   5,
-		TypeIDelay:    720,
-		TypeIIDelay:   32,
-		WriteGateMFM:  22,
-		WriteGateFM:   11,
-		WriteSyncMFM:  12,
-		WriteSyncFM:   6,
-		RestoreSteps:  255,
+		StepRates:      [4]int{6 * msClocks, 12 * msClocks, 2 * msClocks, 3 * msClocks},
+		Settle:         15 * msClocks,
+		MFMByte:        256,
+		FMByte:         512,
+		SpinUpIndex:    6,
+		MotorOffIndex:  9,
+		SearchIndex:    5,
+		CommandCommit:  192,
+		RegisterCommit: 64,
+		TypeIDelay:     528,
+		TypeIIDelay:    32,
+		WriteGateMFM:   22,
+		WriteGateFM:    11,
+		WriteSyncMFM:   12,
+		WriteSyncFM:    6,
+		RestoreSteps:   255,
 	}
 }

@@ -77,7 +77,7 @@ func (r *rig) cmd(at sched.Time, c byte) {
 
 // waitIdle runs until BUSY drops or limit passes; returns the time.
 func (r *rig) waitIdle(limit sched.Time) (sched.Time, bool) {
-	for r.f.busy() {
+	for r.f.busy() || r.f.Taking() {
 		n := r.s.Next()
 		if n > limit {
 			r.s.Advance(limit)

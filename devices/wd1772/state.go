@@ -28,6 +28,7 @@ type State struct {
 	MotorBefore                      bool
 	SearchState                      int
 	DataAt                           int
+	PendCmd, PendTrack, PendSector   byte // writes not yet taken (their events are in the scheduler)
 }
 
 // State returns the chip's state; looking changes nothing.
@@ -37,7 +38,8 @@ func (f *FDC) State() State {
 		St: int(f.st), IndexCount: f.indexCount, IdleIndex: f.idleIndex, OnEveryIndex: f.onEveryIdx,
 		Immediate: f.immediate, StepsLeft: f.stepsLeft, StepIn: f.stepIn, Rev: f.rev, Cand: f.cand, K: f.k,
 		Buf: append([]byte(nil), f.buf...), Cells: append([]floppy.Cell(nil), f.cells...), CRC: f.crc,
-		CRCHi: f.crcHi, LastA1: f.lastA1, MotorBefore: f.motorBefore, SearchState: int(f.searchState), DataAt: f.dataAt}
+		CRCHi: f.crcHi, LastA1: f.lastA1, MotorBefore: f.motorBefore, SearchState: int(f.searchState), DataAt: f.dataAt,
+		PendCmd: f.pendCmd, PendTrack: f.pendTrack, PendSector: f.pendSector}
 	if f.pos != nil {
 		p := *f.pos
 		p.IDAt = append([]int(nil), p.IDAt...)
@@ -75,6 +77,7 @@ func (f *FDC) SetState(st State, d *floppy.Drive) error {
 	f.cells = append(f.cells[:0], st.Cells...)
 	f.crc, f.crcHi, f.lastA1 = st.CRC, st.CRCHi, st.LastA1
 	f.motorBefore, f.searchState, f.dataAt = st.MotorBefore, state(st.SearchState), st.DataAt
+	f.pendCmd, f.pendTrack, f.pendSector = st.PendCmd, st.PendTrack, st.PendSector
 	f.tr, f.pos = nil, nil
 	if st.Pos != nil {
 		p := *st.Pos

@@ -14,7 +14,8 @@ import (
 const ms = sched.Millisecond
 const us = sched.Microsecond
 
-var typeIDelay = 90 * us // DefaultParams TypeIDelay at 8 MHz
+var typeIDelay = 90 * us  // CommandCommit + TypeIDelay at 8 MHz: write -> first step
+var typeIIStart = 28 * us // CommandCommit + TypeIIDelay in MFM: write -> search
 
 // Step pulses come exactly at the rate the r1 r0 bits select: 6, 12, 2,
 // 3 ms.
@@ -199,7 +200,7 @@ func TestReadAddressOrderAndTimes(t *testing.T) {
 		now = end
 	}
 	assert.Equal(t, []byte{17, 22, 18, 23, 19, 24, 20, 25, 21, 26, 17, 22}, ids)
-	spin := 4 * us // the motor came on with the first command (TypeIIDelay)
+	spin := typeIIStart // the motor came on with the first command
 	for i := range ids {
 		k := tr.Find(ids[i])
 		rev := sched.Time(i/10) * 200 * ms
@@ -247,7 +248,7 @@ func TestSettleTypeII(t *testing.T) {
 			}
 		}
 	}
-	assert.Equal(t, 4*us, settle, "after the type II command delay")
+	assert.Equal(t, typeIIStart, settle, "after the type II command delay")
 	assert.Equal(t, 15*ms, search-settle)
 	assert.Len(t, r.got, 512)
 }
@@ -295,4 +296,28 @@ func TestIDFieldObserved(t *testing.T) {
 		}
 	}
 	assert.Equal(t, []int{17, 22, 18, 23, 19, 24, 20, 25, 21}, ids)
+}
+
+// A command is taken 24 us after it is written (48 us in FM): until then
+// the status reads as before, not busy. A sector register write reads back
+// after 8 us.
+func TestCommitLatency(t *testing.T) {
+	for _, fm := range []bool{false, true} {
+		r := newRig(t, amp2(), false)
+		r.f.SetDensity(0, !fm)
+		commit := 24 * us
+		if fm {
+			commit = 48 * us
+		}
+		r.f.Write(RegSector, 0x42)
+		r.s.Advance(8*us - 1)
+		assert.NotEqual(t, byte(0x42), r.f.Peek(RegSector))
+		r.s.Advance(8 * us)
+		assert.Equal(t, byte(0x42), r.f.Peek(RegSector))
+		r.cmd(100*us, 0x08)
+		r.s.Advance(100*us + commit - 1)
+		assert.Zero(t, r.f.Peek(RegStatus)&StBusy, "fm %v: not yet taken", fm)
+		r.s.Advance(100*us + commit)
+		assert.NotZero(t, r.f.Peek(RegStatus)&StBusy, "fm %v: taken", fm)
+	}
 }

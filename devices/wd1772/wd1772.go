@@ -117,6 +117,10 @@ type FDC struct {
 	crcHi  bool // Write Track: second CRC byte due
 	lastA1 bool
 
+	// Writes the chip has not taken yet (CommandCommit, RegisterCommit).
+	cmdEv, trackEv, sectorEv       sched.Event
+	pendCmd, pendTrack, pendSector byte
+
 	motorBefore bool  // the motor was on when the command was written
 	searchState state // sVerify or sSearch while an ID is checked
 	dataAt      int   // Write Sector: cell of the data mark written
@@ -134,7 +138,10 @@ type FDC struct {
 func New(s *sched.Scheduler, name string, p Params) *FDC {
 	f := &FDC{name: name, s: s, p: p, mfm: true, typeI: true}
 	f.ev.Init(name, f.step)
-	s.Own(&f.ev)
+	f.cmdEv.Init(name+" command", func(now sched.Time) { f.command(now, f.pendCmd) })
+	f.trackEv.Init(name+" track", func(sched.Time) { f.track = f.pendTrack })
+	f.sectorEv.Init(name+" sector", func(sched.Time) { f.sector = f.pendSector })
+	s.Own(&f.ev, &f.cmdEv, &f.trackEv, &f.sectorEv)
 	return f
 }
 
@@ -179,6 +186,9 @@ func (f *FDC) SetDensity(now sched.Time, mfm bool) { f.mfm = mfm }
 
 // SetClock16 selects the 16 MHz FDC clock (port 00 bit 7).
 func (f *FDC) SetClock16(now sched.Time, on bool) { f.clock16 = on }
+
+// Taking reports whether a command was written and not yet taken.
+func (f *FDC) Taking() bool { return f.cmdEv.Pending() }
 
 // INTRQ and DRQ are the output levels.
 func (f *FDC) INTRQ() bool { return f.intrq }
@@ -304,16 +314,35 @@ func (f *FDC) Peek(reg int) byte {
 	}
 }
 
-// Write stores v in register reg (0 is the command register).
+// Write stores v in register reg (0 is the command register). The chip
+// takes a command CommandCommit later and a track or sector value
+// RegisterCommit later; Force Interrupt at once [A], and a command written
+// before the previous one was taken replaces it [F WD-MAME].
 func (f *FDC) Write(reg int, v byte) {
 	now := f.s.Now()
 	switch reg & 3 {
 	case RegCommand:
-		f.command(now, v)
+		if f.obs.Len() != 0 {
+			f.obs.Emit(now, f.name, floppy.Command, int(v))
+		}
+		f.setINTRQ(now, false)
+		if v&0xF0 == 0xD0 {
+			f.s.Cancel(&f.cmdEv)
+			f.command(now, v)
+			return
+		}
+		f.pendCmd = v
+		d := f.p.CommandCommit
+		if !f.mfm {
+			d *= 2
+		}
+		f.s.Schedule(&f.cmdEv, now+f.clocks(d))
 	case RegTrack:
-		f.track = v
+		f.pendTrack = v
+		f.s.Schedule(&f.trackEv, now+f.clocks(f.p.RegisterCommit))
 	case RegSector:
-		f.sector = v
+		f.pendSector = v
+		f.s.Schedule(&f.sectorEv, now+f.clocks(f.p.RegisterCommit))
 	default:
 		f.data = v
 		f.setDRQ(now, false)

@@ -91,6 +91,7 @@ op_type1:
         out (FDCDATA),a
         ld a,b
         out (FDCCMD),a
+        call settle
 t1wait: in a,(FDCSTAT)
         rrca
         jr c,t1wait
@@ -104,6 +105,7 @@ op_wtrack:
         ld l,0
         ld a,0F8h
         out (FDCCMD),a
+        call settle
 wtl:    in a,(FDCSTAT)
         rrca
         jr nc,wtend
@@ -125,6 +127,7 @@ op_wsec:
         ld l,0
         ld a,0A8h
         out (FDCCMD),a
+        call settle
 wsl:    in a,(FDCSTAT)
         rrca
         jr nc,wsend
@@ -146,6 +149,7 @@ op_rsec:
         ld l,0
         ld a,88h
         out (FDCCMD),a
+        call settle
 rsl:    in a,(FDCSTAT)          ; 11
         rrca                    ; 4  BUSY -> carry
         jr nc,rsend             ; 7
@@ -182,6 +186,7 @@ op_raddr:
         ld hl,(RAPTR)
         ld a,0C8h
         out (FDCCMD),a
+        call settle
 ral:    in a,(FDCSTAT)
         rrca
         jr nc,raend
@@ -206,6 +211,14 @@ op_copy:
         ldir
         pop bc
         jp next
+
+; settle: the WD1772 takes a command 24 us after it is written (48 in FM);
+; BUSY is not valid before. CALL to RET: 206 T-states = 51.5 us.
+settle: push bc
+        ld b,12
+stl:    djnz stl
+        pop bc
+        ret
 
 ; stat appends A to the status list; keeps A.
 stat:   push hl
