@@ -33,11 +33,21 @@ func FuzzSidecar(f *testing.F) {
 		f.Add(string(b))
 	}
 	f.Add("kind = \"mcd403-tape\"\nversion = 1\nwritten = [[0, 3], [2, 9]]\n")
+	// One file rewritten per input (a worker runs one input at a time), on
+	// a RAM file system when there is one: a fresh folder per input on
+	// disk held the rate near 300 a second.
+	work := dir
+	if st, err := os.Stat("/dev/shm"); err == nil && st.IsDir() {
+		if work, err = os.MkdirTemp("/dev/shm", "lbplus-fuzz-"); err != nil {
+			f.Fatal(err)
+		}
+		f.Cleanup(func() { os.RemoveAll(work) })
+	}
+	path := filepath.Join(work, "x")
 	f.Fuzz(func(t *testing.T, text string) {
 		if len(text) > 1<<14 {
 			return
 		}
-		path := filepath.Join(t.TempDir(), "x")
 		if err := os.WriteFile(image.SidecarPath(path), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
