@@ -178,6 +178,7 @@ func runBackupRow(cmd *cobra.Command, row bench.Row, out backupOutput) (err erro
 	bar := newProgress(stderr)
 	o := bench.Options{Dir: dir, WaitOnDRQ: out.waitDRQ,
 		Progress: func(done, total int64) { bar.show(row.Name, done, total) }}
+	o.OnStart = benchDebugHook(stdout) // --debug-script (debug.go)
 	var closers []func(end sched.Time) error
 	if out.vcd != "" || out.trace != "" {
 		var vcd *scsi.VCD

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -35,6 +36,7 @@ var debugFlags struct {
 	syms   []string
 	edges  int
 	state  string
+	bench  string // bench backup --debug-script
 }
 
 const debugLong = `Open the debugger on the machine lbplus run would build, with the same
@@ -88,10 +90,44 @@ func init() {
 		return run(cmd, args)
 	}
 	rootCmd.AddCommand(debugCmd)
+	// bench backup --debug-script FILE: the text debugger on the backup
+	// run's board (bench_backup.go's init ran before this file's).
+	for _, c := range benchCmd.Commands() {
+		if c.Name() == "backup" {
+			c.Flags().StringVar(&debugFlags.bench, "debug-script", "", "run the debugger commands in `FILE` on the board before the run goes on to its end (lbplus debug --script)")
+		}
+	}
 	// The console escape: Ctrl-\ then "debug CMD" runs one debugger
 	// command on the running board (the machine waits meanwhile).
 	addMenuCommand(menuCommand{name: "debug", short: "g", usage: "debug COMMAND (debug help lists them)",
 		run: menuDebug})
+}
+
+// benchDebugHook returns, with --debug-script, what bench.Options.OnStart
+// runs: the script's commands on a debugger of the backup run's board,
+// printed to w with BACKUP's symbols; the harness then runs BACKUP to its
+// end. A script error is printed and ends the script.
+func benchDebugHook(w io.Writer) func(*emu.Board) {
+	path := debugFlags.bench
+	if path == "" {
+		return nil
+	}
+	return func(b *emu.Board) {
+		d := debugger.ForBoard(b, debugger.NewRecorder(0))
+		if err := loadProgramSymbols(d.Syms, "backup"); err != nil {
+			fmt.Fprintln(w, "debugger:", err)
+		}
+		x := &debugger.Text{D: d, Out: w, Chip: b.NCR5380(), Echo: true, Repositions: debugger.TapeRepositions(b)}
+		f, err := os.Open(path)
+		if err != nil {
+			fmt.Fprintln(w, "debugger: --debug-script:", err)
+			return
+		}
+		defer f.Close()
+		if err := x.Run(f, "", true); err != nil {
+			fmt.Fprintf(w, "debugger: %s: %v\n", path, err)
+		}
+	}
 }
 
 // menuDebuggers is the debugger of each board the escape prompt has used,

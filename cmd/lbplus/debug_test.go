@@ -109,3 +109,23 @@ func TestDebugMenuCommand(t *testing.T) {
 	assert.Contains(t, runMenuCommand(b, "debug bogus"), "error: unknown command")
 	assert.Contains(t, runMenuCommand(b, "help"), "debug COMMAND")
 }
+
+// bench backup --debug-script: the debugger on a backup run's board, with
+// BACKUP's symbols; the run then goes on to its result.
+func TestBenchBackupDebugScript(t *testing.T) {
+	resetDebugFlags(t)
+	t.Cleanup(func() { debugFlags.bench = "" })
+	script := filepath.Join(t.TempDir(), "b.dbg")
+	require.NoError(t, os.WriteFile(script, []byte("break cdb 0A\ncontinue\nphases 2\n"), 0o644))
+	var out, errb bytes.Buffer
+	rootCmd.SetOut(&out)
+	rootCmd.SetErr(&errb)
+	defer func() { rootCmd.SetOut(nil); rootCmd.SetErr(nil); rootCmd.SetArgs(nil) }()
+	// Flags keep their values between Execute calls: give the ones other
+	// tests change.
+	rootCmd.SetArgs([]string{"bench", "backup", "--mb", "0.02", "--tape-burst", "16", "--json=false", "--debug-script", script})
+	require.NoError(t, rootCmd.Execute(), errb.String())
+	got := out.String()
+	assert.Regexp(t, `breakpoint 1: target 1 WRITE\(6\) LUN 0 LBA 0 blocks 1, CDB sent by the instruction at sl_pout`, got)
+	assert.Contains(t, got, "burst-hd3-8Kx1-tape3", "the run's result follows")
+}
