@@ -37,6 +37,7 @@ var debugFlags struct {
 	edges  int
 	state  string
 	bench  string // bench backup --debug-script
+	benchW bool   // bench backup --debug (the window)
 }
 
 const debugLong = `Open the debugger on the machine lbplus run would build, with the same
@@ -95,6 +96,16 @@ func init() {
 	for _, c := range benchCmd.Commands() {
 		if c.Name() == "backup" {
 			c.Flags().StringVar(&debugFlags.bench, "debug-script", "", "run the debugger commands in `FILE` on the board before the run goes on to its end (lbplus debug --script)")
+			c.Flags().BoolVar(&debugFlags.benchW, "debug", false, "open the debugger window on the board; the run goes on to its end when it is closed")
+			run := c.RunE
+			c.RunE = func(cmd *cobra.Command, args []string) error {
+				if debugFlags.benchW {
+					if err := handOffWindow(); err != nil {
+						return err
+					}
+				}
+				return run(cmd, args)
+			}
 		}
 	}
 	// The console escape: Ctrl-\ then "debug CMD" runs one debugger
@@ -108,6 +119,17 @@ func init() {
 // printed to w with BACKUP's symbols; the harness then runs BACKUP to its
 // end. A script error is printed and ends the script.
 func benchDebugHook(w io.Writer) func(*emu.Board) {
+	if debugFlags.benchW {
+		return func(b *emu.Board) {
+			d := debugger.ForBoard(b, debugger.NewRecorder(debugger.DefaultEdges))
+			if err := loadProgramSymbols(d.Syms, "backup"); err != nil {
+				fmt.Fprintln(w, "debugger:", err)
+			}
+			if err := openWindow(d, b, emu.Config{ROMName: "bench backup"}, new(func(byte))); err != nil {
+				fmt.Fprintln(w, "debugger:", err)
+			}
+		}
+	}
 	path := debugFlags.bench
 	if path == "" {
 		return nil
