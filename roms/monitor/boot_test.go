@@ -143,6 +143,7 @@ func TestBootEntryConditions(t *testing.T) {
 	assert.Equal(t, uint16(syms["prompt"]), word(r.b, 0x9204), "RET goes to the prompt")
 	assert.Zero(t, r.b.RAM(0x9206)&0x04, "interrupts disabled (IFF2 = 0)")
 	assert.False(t, r.b.ROMMapped(), "the ROM runs from its copy at 8000h")
+	assert.Equal(t, uint64(1), r.b.NCR5380().Stats.Arbitrations, "the ROM arbitrates before it selects [F AMPROM]")
 	assert.Equal(t, scsi.BusFree, r.bus.Phase())
 }
 

@@ -102,6 +102,7 @@ has5380 equ VARS+32         ; 0: a 5380 answered at reset
 quiet   equ VARS+33         ; 1: the automatic boot already said it failed
 ldma    equ VARS+34         ; DMA address at the start of a sector (retries)
 fdcmd   equ VARS+36         ; the floppy command fdrun issues
+sarbn   equ VARS+37         ; arbitration tries left
 
 ; NCR 5380 (REFERENCE.md 1.3, 3.1), driven by programmed I/O only, so
 ; booting needs no code outside this ROM.
@@ -116,6 +117,10 @@ ICRRST  equ 80h
 ICRACK  equ 10h
 ICRSEL  equ 04h
 ICRDBUS equ 01h
+ICRBSY  equ 08h
+ICRAIP  equ 40h             ; read: arbitration in progress
+ICRLA   equ 20h             ; read: lost arbitration
+MRARB   equ 01h             ; mode: arbitrate
 CSBBSY  equ 40h
 CSBREQ  equ 20h
 CSBSEL  equ 02h
@@ -946,9 +951,9 @@ cmd_g:  call gethex
         jp prompt
 jphl:   jp (hl)
 
-; scmd: run one 6-byte SCSI command as initiator by programmed I/O: no
-; arbitration and no ATN/IDENTIFY (single initiator, SASI style, as FUZIX
-; drives this board and the ACB-4000 accepts).
+; scmd: run one 6-byte SCSI command as initiator by programmed I/O:
+; arbitration, as Ampro's ROM does, then selection without ATN/IDENTIFY
+; (SASI style, as the ACB-4000 accepts).
 ; In:  A = target ID, HL = CDB, DE = buffer, BC = buffer size; DATA OUT
 ;      takes (sdolen) bytes from (sdout) (none: DATA OUT is an error).
 ; Out: CF=0: the target went bus free after COMMAND COMPLETE; A = (sstat) =
@@ -981,26 +986,53 @@ scmd:   ld (ssp),sp
         ld hl,ownidmsg
         jp z,serr
         call idbit
-        ld b,a
+        ld d,a              ; D = our ID bit
         ld a,c
         call idbit
-        or b
+        or d
         ld b,a              ; B = our ID bit + the target's
-        ld hl,0             ; 65536 polls for bus free
-sfree:  in a,(NCRCSB)
-        and CSBBSY+CSBSEL
-        jr z,ssel
+        ld a,4              ; arbitration lost: try again, a few times
+        ld (sarbn),a
+; Arbitration [F AMPROM; REFERENCE.md 3.2]: the 5380 waits for bus free,
+; then drives BSY and our ID and sets AIP; after the arbitration delay we
+; have won unless it lost (LA) or a higher ID is on the bus.
+sarb:   ld a,d
+        out (NCRDATA),a
+        ld a,MRARB
+        out (NCRMR),a
+        ld hl,0             ; 65536 polls for the bus to go free
+sarb1:  in a,(NCRICR)
+        and ICRAIP
+        jr nz,sarb2
         dec hl
         ld a,h
         or l
-        jr nz,sfree
+        jr nz,sarb1
+        xor a
+        out (NCRMR),a
         ld hl,busymsg
         jp serr
-ssel:   ld a,b
-        out (NCRDATA),a
-        ld a,ICRDBUS
+sarb2:  ex (sp),hl          ; 38 T = 9.5 us: the 2.2 us arbitration delay
+        ex (sp),hl
+        in a,(NCRICR)
+        and ICRLA
+        jr nz,slost
+        ld a,d              ; bits above ours: -(our bit x 2)
+        add a,a
+        neg
+        ld e,a
+        in a,(NCRDATA)
+        and e
+        jr nz,slost
+        ld a,ICRBSY+ICRSEL  ; won: SEL while we still hold BSY
         out (NCRICR),a
-        ld a,ICRDBUS+ICRSEL
+        xor a
+        out (NCRMR),a
+        ld a,b              ; both IDs on the bus (1.2 us after SEL: the
+        out (NCRDATA),a     ; OUT takes 2.75 us)
+        ld a,ICRBSY+ICRSEL+ICRDBUS
+        out (NCRICR),a
+        ld a,ICRDBUS+ICRSEL ; release BSY: the target answers with its own
         out (NCRICR),a
         ld hl,SELPOLLS
 ssel1:  in a,(NCRCSB)       ; 11
@@ -1016,6 +1048,15 @@ ssel1:  in a,(NCRCSB)       ; 11
         jp serr
 ssel2:  xor a               ; the target holds BSY: release SEL and data
         out (NCRICR),a
+        jr sphase
+slost:  xor a               ; another initiator won: let go, try again
+        out (NCRMR),a
+        out (NCRICR),a
+        ld hl,sarbn
+        dec (hl)
+        jr nz,sarb
+        ld hl,busymsg
+        jp serr
 
 ; Information phases, as the target asks for them.
 sphase: call swreq          ; A = CSB with REQ

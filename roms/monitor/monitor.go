@@ -13,9 +13,8 @@
 // handshake through the ICR per byte, so booting needs nothing in RAM.
 //
 // Known inaccuracies / assumptions:
-//   - Selection without arbitration and without ATN/IDENTIFY (one
-//     initiator, SASI style, as FUZIX drives this board) [A]; Ampro's ROM
-//     arbitrates. The LUN is in CDB byte 1.
+//   - Arbitration before selection, as Ampro's ROM does [F AMPROM]; no
+//     ATN/IDENTIFY (SASI style) [A]. The LUN is in CDB byte 1.
 //   - Timeouts and delays are poll counts of known T-states (48 T a console
 //     poll, 51 T a selection poll, 59 T a floppy status poll, 70 T a REQ
 //     poll), not CTC time; they assume a 4 MHz clock and no WAIT, as
