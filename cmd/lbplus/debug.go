@@ -236,6 +236,11 @@ func debugBoard(flags, term *cobra.Command) (err error) {
 	if debugFlags.edges < 1024 {
 		return fmt.Errorf("--record-edges %d: keep at least 1024", debugFlags.edges)
 	}
+	if debugFlags.script != "" {
+		if err := checkRegularInput(debugFlags.script); err != nil {
+			return fmt.Errorf("--script %w", err) // a FIFO would block with no writer
+		}
+	}
 	cfg, err := runConfig(flags)
 	if err != nil {
 		return err

@@ -87,6 +87,19 @@ func isFile(p string) bool {
 // limit bytes (a named pipe would block, /dev/zero never end). Errors name
 // the file.
 func readInput(path string, limit int64) ([]byte, error) {
+	if err := checkRegularInput(path); err != nil {
+		return nil, err
+	}
+	if st, err := os.Stat(path); err == nil && st.Size() > limit {
+		return nil, fmt.Errorf("%s: %d bytes, more than %d", path, st.Size(), limit)
+	}
+	return os.ReadFile(path)
+}
+
+// checkRegularInput refuses an input that is missing, a folder, or not a
+// regular file (a named pipe blocks until a writer comes, a device may
+// never end).
+func checkRegularInput(path string) error {
 	st, err := os.Stat(path)
 	switch {
 	case err != nil:
@@ -94,13 +107,11 @@ func readInput(path string, limit int64) ([]byte, error) {
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return fmt.Errorf("%s: %w", path, err)
 	case st.IsDir():
-		return nil, fmt.Errorf("%s: is a directory", path)
+		return fmt.Errorf("%s: is a directory", path)
 	case !st.Mode().IsRegular():
-		return nil, fmt.Errorf("%s: %s, not a regular file", path, image.FileKind(st.Mode()))
-	case st.Size() > limit:
-		return nil, fmt.Errorf("%s: %d bytes, more than %d", path, st.Size(), limit)
+		return fmt.Errorf("%s: %s, not a regular file", path, image.FileKind(st.Mode()))
 	}
-	return os.ReadFile(path)
+	return nil
 }

@@ -194,18 +194,8 @@ func runBoard(cmd *cobra.Command, _ []string) (err error) {
 			settle.ended, ended = true, nil
 		default:
 		}
-		// Take typed input only while little of it waits for the DART, so
-		// a flood (a paste, a fast client) waits in the console's channel
-		// and the socket or pipe behind it, not in memory here.
-	drain:
-		for board.ConsoleQueued() < consoleBacklog {
-			select {
-			case p := <-port.Input():
-				board.ConsoleInput(p)
-				settle.typed()
-			default:
-				break drain
-			}
+		if feedConsole(board, port.Input()) {
+			settle.typed()
 		}
 		if err := board.RunFor(runSlice); err != nil {
 			return err
@@ -230,6 +220,24 @@ func runBoard(cmd *cobra.Command, _ []string) (err error) {
 // consoleBacklog bounds the typed bytes handed to the board ahead of the
 // DART: about a quarter of a second of typing at 9600 baud.
 const consoleBacklog = 256
+
+// feedConsole hands typed input to the board only while fewer than
+// consoleBacklog bytes wait for the DART, so a flood (a paste, a fast
+// client) waits in the console's channel and the socket or pipe behind it,
+// not in memory here. It reports whether it took anything.
+func feedConsole(board *emu.Board, in <-chan []byte) bool {
+	took := false
+	for board.ConsoleQueued() < consoleBacklog {
+		select {
+		case p := <-in:
+			board.ConsoleInput(p)
+			took = true
+		default:
+			return took
+		}
+	}
+	return took
+}
 
 // pipeQuiet is how long, in simulated time, the board must print nothing
 // after the last piped byte reached the DART before `lbplus run` ends on

@@ -48,3 +48,22 @@ func TestMenuResetAndNMI(t *testing.T) {
 		assert.Contains(t, help, c)
 	}
 }
+
+// TestConsoleFloodIsBounded: a flood of typed input is taken only while
+// little waits for the DART; the rest stays in the console's channel (and
+// the socket behind it), so memory does not grow with the flood.
+func TestConsoleFloodIsBounded(t *testing.T) {
+	b, err := emu.New(emu.DefaultConfig(emu.StubROM(0)))
+	require.NoError(t, err)
+	defer b.Close()
+	in := make(chan []byte, 16)
+	for range cap(in) {
+		in <- make([]byte, 256)
+	}
+	assert.True(t, feedConsole(b, in))
+	assert.LessOrEqual(t, b.ConsoleQueued(), consoleBacklog+256)
+	assert.NotEmpty(t, in, "the rest waits in the channel")
+	n := len(in)
+	assert.False(t, feedConsole(b, in), "nothing more while the DART has not taken it")
+	assert.Equal(t, n, len(in))
+}

@@ -386,9 +386,13 @@ func createTemp(path string) (*os.File, error) {
 	if tempsClosed {
 		return nil, fmt.Errorf("%s: interrupted", path)
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	dir := filepath.Dir(path)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return nil, fmt.Errorf("%s: folder %s does not exist", path, dir)
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", path, bare(err))
 	}
 	if err := f.Chmod(0o644); err != nil {
 		f.Close()
