@@ -12,8 +12,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The FUSE core test vectors (GPL data, read from ../shared, never copied
-// into the repository). See ../shared/testdata/fuse-z80/README.
+// The Z80 core test vectors of the Fuse emulator (tests.in and
+// tests.expected from its z80/tests directory; GPL data, so they are read
+// from beside the repository at run time and never copied into it).
 const fuseDir = "../../shared/testdata/fuse-z80"
 
 // fuseSkip lists vectors not compared, with the reason. Empty: every vector
