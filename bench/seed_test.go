@@ -42,9 +42,11 @@ func TestCheck(t *testing.T) {
 		r    RowResult
 		want string
 	}{
-		{"best inside", RowResult{Row: best, Result: Result{BytesPerSec: 12787 * 1.029}}, ""},
-		{"best above", RowResult{Row: best, Result: Result{BytesPerSec: 12787 * 1.031}}, "+3.1% from the story's 12787, outside +-3%"},
-		{"best below", RowResult{Row: best, Result: Result{BytesPerSec: 12787 * 0.96}}, "-4.0%"},
+		{"best inside", RowResult{Row: best, Result: Result{BytesPerSec: 12787 * 1.0095}}, ""},
+		{"best above", RowResult{Row: best, Result: Result{BytesPerSec: 12787 * 1.011}}, "+1.1% from the story's 12787, outside +-1%"},
+		{"best below", RowResult{Row: best, Result: Result{BytesPerSec: 12787 * 0.98}}, "-2.0%"},
+		{"byte row outside 1%", RowResult{Row: rows[1], Result: Result{BytesPerSec: 6631 * 0.985}}, "-1.5% from the story's 6631, outside +-1%"},
+		{"4K x2 row inside 1%", RowResult{Row: rows[3], Result: Result{BytesPerSec: 9716 * 0.992}}, ""},
 		{"failed run", RowResult{Row: best, Result: Result{Failed: "tape hung"}}, "run failed: tape hung"},
 		{"bios ok", RowResult{Row: bios, Result: Result{BytesPerSec: 2800, Repositions: 8}}, ""},
 		{"bios fast", RowResult{Row: bios, Result: Result{BytesPerSec: 3100, Repositions: 16}}, "the story's is under 3000"},

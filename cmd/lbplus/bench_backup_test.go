@@ -55,7 +55,7 @@ func TestBenchBackupJSON(t *testing.T) {
 	assert.Contains(t, rows[0], "bytes_per_sec")
 	assert.Contains(t, rows[0], "repositions")
 	assert.Equal(t, "12787", rows[0]["story"])
-	assert.Equal(t, 0.03, rows[0]["tolerance"])
+	assert.Equal(t, 0.01, rows[0]["tolerance"])
 	assert.Contains(t, rows[0], "deviation")
 	assert.Contains(t, rows[0], "ok")
 

@@ -7,10 +7,12 @@
 // A cartridge holds 4848 blocks of 8192 bytes, addressed by block number
 // [F CCTALK03, PERIPHS; REFERENCE.md 7]. The model lays the blocks in
 // fixed slots along a serpentine path of 12 tracks [A]; one slot passes the
-// head in SlotTime at speed (208 ms, native 39.4 KB/s [FIT]). A cartridge
-// is formatted at a tape interleave k (the seed's "tape interleave"):
-// logical blocks fill every k-th slot in passes over the tape, so
-// consecutive blocks are k slots apart [A].
+// head in SlotTime at speed (198 ms [FIT]). A cartridge is formatted at a
+// tape interleave k (the seed's "tape interleave"): logical blocks fill
+// every k-th slot in passes over the tape, so consecutive blocks are k
+// slots apart [A]; the slots come in frames of k, each followed by a frame
+// gap (FrameGap, 48.6 ms [FIT]), so a streaming drive moves one block per
+// k*SlotTime + FrameGap (docs/TAPE.md 1).
 //
 // # Mechanics
 //
@@ -79,11 +81,12 @@
 //   - The command set, sense codes, MODE page layout and INQUIRY data are
 //     assumptions; so are all firmware times (CommandOverhead, ArmLead,
 //     ReadCheck) and the FIFO geometry (size, chunk, copy time).
-//   - SlotTime, BlockPrepare and IdleStop are fitted (docs/TAPE.md): one
+//   - SlotTime, FrameGap, BlockPrepare and IdleStop are fitted
+//     (docs/TAPE.md, docs/PARAMETERS.md): one
 //     set reproduces the story's rows on the emulated board (burst 8K x1
 //     streams at 3:1, burst 4K x2 at 4:1 but not reliably at 3:1, byte by
 //     byte at 6:1, the BIOS path stops at every block at any interleave),
-//     net rates within 3 %. It also lets byte by byte stream at 4:1 and 5:1,
+//     net rates within 1 %. It also lets byte by byte stream at 4:1 and 5:1,
 //     which the story implies it did not; docs/TAPE.md shows that no model
 //     with fixed slots and a sequential host can have both.
 //   - With these parameters no host, however fast, streams at 2:1 (the

@@ -44,9 +44,24 @@ func (l layout) logical(p int) int {
 type position = sched.Time
 
 // slotPos returns where slot p starts. The load point leaves room for a
-// start from standstill before slot 0 [A].
+// start from standstill before slot 0 [A]. Within a track the slots come in
+// frames of k (one slot of each interleave pass), each frame followed by
+// FrameGap (docs/TAPE.md 1), so consecutive logical blocks of a pass are
+// k*SlotTime + FrameGap apart.
 func (d *Drive) slotPos(p int) position {
-	return d.startOffset() + sched.Time(p)*d.p.SlotTime + sched.Time(p/d.p.SlotsPerTrack())*d.p.Turnaround
+	spt := d.p.SlotsPerTrack()
+	tr, q := p/spt, p%spt
+	return d.startOffset() + sched.Time(tr)*(d.trackLen()+d.p.Turnaround) +
+		sched.Time(q)*d.p.SlotTime + sched.Time(q/d.frame())*d.p.FrameGap
+}
+
+// frame is the number of slots in a frame: the format's interleave.
+func (d *Drive) frame() int { return max(1, d.lay.k) }
+
+// trackLen is the length of one track's slots and frame gaps [D].
+func (d *Drive) trackLen() position {
+	spt, k := d.p.SlotsPerTrack(), d.frame()
+	return sched.Time(spt)*d.p.SlotTime + sched.Time((spt+k-1)/k)*d.p.FrameGap
 }
 
 // startOffset is the distance from a standstill launch point to the slot
@@ -54,7 +69,9 @@ func (d *Drive) slotPos(p int) position {
 func (d *Drive) startOffset() position { return d.p.RampTime/2 + d.p.Resync }
 
 // endPos is the end of the path (past the last slot).
-func (d *Drive) endPos() position { return d.slotPos(d.p.Blocks-1) + d.p.SlotTime }
+func (d *Drive) endPos() position {
+	return d.startOffset() + sched.Time(d.p.Tracks)*(d.trackLen()+d.p.Turnaround) - d.p.Turnaround
+}
 
 // physicalAt returns the track and the longitudinal place on the tape (in
 // tape time at speed from the load point) of path position x. The path is
@@ -68,7 +85,7 @@ func (d *Drive) physicalAt(x position) (track int, along position) {
 	if x <= base {
 		return 0, x
 	}
-	trackLen := sched.Time(d.p.SlotsPerTrack()) * d.p.SlotTime
+	trackLen := d.trackLen()
 	seg := trackLen + d.p.Turnaround
 	rel := x - base
 	track = int(rel / seg)

@@ -34,16 +34,26 @@ type Params struct {
 	// used to report distances.
 	TapeSpeed float64
 	// SlotTime: one physical block slot passing the head at speed
-	// (preamble, header, 8192 data bytes and check bytes, gap). Native
-	// rate 8192 B / 208 ms = 39.4 KB/s. [FIT] to the net rates of the
-	// story's streaming rows, 8192/(k*SlotTime) at k = 3, 4, 6 (REFERENCE.md
-	// 9 finds 206-214 ms). Window (docs/PARAMETERS.md): 207.3-211.8 ms, the
-	// 12,787 row within 3% below, burst 4K x2 still missing tape 3:1 above
-	// (with BlockPrepare at its value). The Mac's 17-18 min per 20 MB at
-	// every second slot [F APPLE, A] gives 199-221 ms and agrees.
+	// (preamble, block marker, 8192 data bytes, address and check bytes,
+	// postamble). Native rate 8192 B / 198 ms = 41.4 KB/s within frames.
+	// [FIT] with FrameGap to the story's three streaming rates,
+	// 8192/(k*SlotTime + FrameGap) at k = 3, 4, 6 (the least-squares line
+	// through the three block times is 48.6 ms + 197.9 ms * k). Window in
+	// docs/PARAMETERS.md (lbplus bench params).
 	SlotTime sched.Time
+	// FrameGap: the tape after every frame of k slots (k the format's
+	// interleave; one slot of each interleave pass): the frame's address
+	// mark and the sync run the read channel locks to before it, written
+	// when the cartridge is formatted [A mechanism, FIT length]. A QIC
+	// recorded block is preamble, block marker, data, address, CRC,
+	// postamble (docs/TAPE.md 1); streaming records of one pass that are k
+	// slots apart also cross one frame mark each, so a streaming drive
+	// moves one block per k*SlotTime + FrameGap: the fixed per-block term of
+	// the story's three streaming rates (REFERENCE.md 9 finds 48.6 ms +
+	// 197.9 ms * k). Window in docs/PARAMETERS.md.
+	FrameGap sched.Time
 	// DataTime: slot start -> last data and check byte written or read,
-	// 90% of the slot; the rest is gap [A].
+	// 90% of the slot; the rest is postamble and gap [A] 178 ms.
 	DataTime sched.Time
 	// VerifyLag: last byte written -> its read-after-write check done
 	// (the read gap trails the write gap) [A] 2 ms.
@@ -87,12 +97,11 @@ type Params struct {
 	ArmLead sched.Time
 	// BlockPrepare: a write block is complete in the buffer -> ready for
 	// the formatter. The firmware computes the block's check bytes over the
-	// whole buffered block before writing it: 8192 bytes x 33.2 us a byte
-	// (a table-driven CRC step of about 33 machine cycles on a 12 MHz 8031)
-	// = 272 ms. [FIT]: the per-byte time is chosen so that a burst host with
+	// whole buffered block before writing it: 8192 bytes x 36.1 us a byte
+	// (a table-driven CRC step of about 36 machine cycles on a 12 MHz 8031)
+	// = 296 ms. [FIT]: the per-byte time is chosen so that a burst host with
 	// 8K x1 disk reads makes tape 3:1 while one with 4K x2 reads misses it
-	// (REFERENCE.md 9 "Open"); window 259-277 ms (31.6-33.8 us a byte), see
-	// docs/PARAMETERS.md and docs/TAPE.md.
+	// (REFERENCE.md 9 "Open"); window in docs/PARAMETERS.md.
 	BlockPrepare sched.Time
 	// IdleStop: no READ or WRITE for this long after the last one's status
 	// -> the firmware stops the tape (and backs up for the next block)
@@ -142,8 +151,9 @@ func DefaultParams() Params {
 		Tracks:             12,
 		MaxInterleave:      16,
 		TapeSpeed:          30,
-		SlotTime:           208 * sched.Millisecond,
-		DataTime:           187 * sched.Millisecond,
+		SlotTime:           198 * sched.Millisecond,
+		FrameGap:           48600 * sched.Microsecond,
+		DataTime:           178 * sched.Millisecond,
 		VerifyLag:          2 * sched.Millisecond,
 		Turnaround:         600 * sched.Millisecond,
 		HeadStep:           15 * sched.Millisecond,
@@ -154,7 +164,7 @@ func DefaultParams() Params {
 		CommandOverhead:    1 * sched.Millisecond,
 		StatusOverhead:     500 * sched.Microsecond,
 		ArmLead:            2 * sched.Millisecond,
-		BlockPrepare:       272 * sched.Millisecond,
+		BlockPrepare:       296 * sched.Millisecond,
 		IdleStop:           250 * sched.Millisecond,
 		ReadCheck:          5 * sched.Millisecond,
 		ReqAfterAck:        1500 * sched.Nanosecond,
@@ -179,7 +189,7 @@ func (p Params) Validate() error {
 		return fmt.Errorf("mcd403: ramp time %v and search factor %d must be positive", p.RampTime, p.SearchFactor)
 	case p.FIFOSize < 2 || p.DrainChunk < 1 || p.DrainChunk > p.FIFOSize-1 || p.BlockSize%p.DrainChunk != 0:
 		return fmt.Errorf("mcd403: FIFO %d / drain chunk %d: the chunk must fit the FIFO and divide the block", p.FIFOSize, p.DrainChunk)
-	case p.VerifyLag < 0 || p.Turnaround < 0 || p.HeadStep < 0 || p.Resync < 0 || p.ArmLead < 0 || p.BlockPrepare < 0 || p.IdleStop <= 0 || p.ReadCheck < 0:
+	case p.VerifyLag < 0 || p.Turnaround < 0 || p.HeadStep < 0 || p.Resync < 0 || p.ArmLead < 0 || p.FrameGap < 0 || p.BlockPrepare < 0 || p.IdleStop <= 0 || p.ReadCheck < 0:
 		return fmt.Errorf("mcd403: negative delay")
 	}
 	return nil
@@ -193,3 +203,13 @@ func (p Params) NativeRate() float64 { return float64(p.BlockSize) / p.SlotTime.
 
 // SlotLength is the length of a slot on tape in inches [D].
 func (p Params) SlotLength() float64 { return p.TapeSpeed * p.SlotTime.Seconds() }
+
+// BlockPeriod is the time between consecutive logical blocks of a pass
+// at interleave k while streaming: k slots and one frame gap [D].
+func (p Params) BlockPeriod(k int) sched.Time { return sched.Time(k)*p.SlotTime + p.FrameGap }
+
+// StreamRate is the net rate in bytes per second of a drive streaming at
+// interleave k [D].
+func (p Params) StreamRate(k int) float64 {
+	return float64(p.BlockSize) / p.BlockPeriod(k).Seconds()
+}
