@@ -94,8 +94,14 @@ type State struct {
 	CheckedBlank bool
 
 	Interleave int // of the cartridge: checked on restore
-	Position   sched.Time
-	Streaming  bool // moving at speed (display)
+	// For display: the head's place on the path now, whether the tape
+	// streams at speed, and the track and physical slot under the head
+	// (Slot -1 in a turnaround or before the first slot).
+	Position  sched.Time
+	Streaming bool
+	Track     int
+	Slot      int
+	Block     int // the logical block of that slot at the cartridge's interleave, -1 when none
 }
 
 const senseFields = 6
@@ -138,12 +144,34 @@ func (d *Drive) State() State {
 	if d.s != nil && d.moving && d.s.Now() >= d.t0 {
 		st.Position, st.Streaming = d.posAt(d.s.Now()), true
 	}
+	st.Track, st.Slot = d.slotAt(st.Position)
+	st.Block = -1
+	if st.Slot >= 0 && d.tape != nil {
+		st.Block = d.lay.logical(st.Slot)
+	}
 	if c := d.cmd; c != nil {
 		st.Command = &CommandState{Write: c.op == opWrite, Block: c.block, Last: c.last, Buf: clone(c.buf),
 			Received: c.received, Stored: c.stored, FIFO: c.fifo, Draining: c.draining, ReqPending: c.reqPending,
 			Complete: c.complete, CompleteAt: c.completeAt, Sending: c.sending, DrainN: c.drainN}
 	}
 	return st
+}
+
+// slotAt returns the track and the physical slot at path position x (slot
+// -1 before the first slot, in a turnaround or past the last).
+func (d *Drive) slotAt(x position) (track, slot int) {
+	rel := x - d.startOffset()
+	if rel < 0 {
+		return 0, -1
+	}
+	trackLen := sched.Time(d.p.SlotsPerTrack()) * d.p.SlotTime
+	seg := trackLen + d.p.Turnaround
+	track = int(rel / seg)
+	within := rel % seg
+	if track >= d.p.Tracks || within >= trackLen {
+		return min(track, d.p.Tracks-1), -1
+	}
+	return track, track*d.p.SlotsPerTrack() + int(within/d.p.SlotTime)
 }
 
 func clone(b []byte) []byte {

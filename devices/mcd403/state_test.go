@@ -37,6 +37,12 @@ func TestStateMidWriteLooksWithoutChangingAndRoundTrips(t *testing.T) {
 	assert.GreaterOrEqual(t, st.Command.Received, 3000)
 	assert.True(t, bytes.Equal(pattern(11, 8192)[:st.Command.Received], st.Command.Buf[:st.Command.Received]), "block 11 in the buffer")
 	assert.True(t, st.Streaming, "the tape streams on to block 11")
+	// At 3:1 block 11 is in slot 33: the head is past block 10's slot (30)
+	// and not yet at 33.
+	assert.Equal(t, 0, st.Track)
+	assert.GreaterOrEqual(t, st.Slot, 30)
+	assert.Less(t, st.Slot, 33)
+	assert.Equal(t, st.Slot%3 == 0, st.Block == st.Slot/3, "first-pass slots hold block slot/3")
 	_, err := r.s.State()
 	require.NoError(t, err, "every pending event is owned")
 	_, err = r.tgt.State()
@@ -50,7 +56,7 @@ func TestStateMidWriteLooksWithoutChangingAndRoundTrips(t *testing.T) {
 	defer d2.Close()
 	require.NoError(t, d2.SetState(st))
 	st2 := d2.State()
-	st2.Position, st2.Streaming = st.Position, st.Streaming // display: d2's clock is at 0
+	st2.Position, st2.Streaming, st2.Track, st2.Slot, st2.Block = st.Position, st.Streaming, st.Track, st.Slot, st.Block // display: d2's clock is at 0
 	assert.Equal(t, st, st2)
 
 	for !res.Done {
