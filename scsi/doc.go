@@ -22,11 +22,14 @@
 // Target is the target-side engine: it answers selection for its ID,
 // accepts MESSAGE OUT (IDENTIFY) when the initiator raises ATN, collects the
 // CDB in COMMAND phase with the length given by the group code, then hands
-// the CDB to a Device. The device continues through the engine with
-// continuation callbacks (SendByte, ReceiveByte, Send, Receive, Complete);
+// the CDB to a Device. The device continues through the engine byte by
+// byte: with continuation values (SendK, ReceiveK: a Cont the device's
+// Continue interprets, which a save state can hold) or closures (SendByte,
+// ReceiveByte, Send, Receive: simpler, for tests), and ends with Complete.
 // REQ is asserted only when the device asks for the next byte, so a device
-// whose platter or tape has no data yet simply holds REQ off. All the
-// engine's delays are fields of Timing.
+// whose platter or tape has no data yet simply holds REQ off. Every step of
+// the engine is an owned, named event, and State/SetState save and restore
+// it (docs/STATE.md). All the engine's delays are fields of Timing.
 //
 // Tracing: NewTextTrace writes one readable line per bus change; NewVCD
 // writes a Value Change Dump that GTKWave and `sigrok-cli -I vcd` read;
