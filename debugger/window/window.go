@@ -84,6 +84,14 @@ const MaxFrameBudget = 100 * sched.Millisecond
 // speed, leaving the rest of 1/60 s to drawing.
 const maxFrameHost = 9 * time.Millisecond
 
+// frameHost is 1/60 s of host time, a frame at 60 frames/s.
+const frameHost = time.Second / 60
+
+// maxDuty: when drawing alone takes longer than a frame (a software GL
+// renderer), 60 frames/s is out of reach anyway, and the machine gets
+// this many times the drawing time instead, 80 % of the host's time.
+const maxDuty = 4
+
 // Window is the debugger window; it is an ebiten.Game.
 type Window struct {
 	d   *debugger.Debugger
@@ -103,6 +111,7 @@ type Window struct {
 	frames       uint64
 	canvas       *ebiten.Image
 	quit         error
+	lastTick     time.Duration // host time at the end of the last Tick at maximum speed
 	disLines     []debugger.DisLine
 }
 
@@ -162,9 +171,16 @@ func (w *Window) Tick() {
 			break
 		}
 		start := w.opt.HostElapsed()
-		for w.speed == Max && w.opt.HostElapsed()-start < maxFrameHost {
+		budget := maxFrameHost
+		if w.lastTick > 0 {
+			if rest := start - w.lastTick; rest > frameHost {
+				budget = maxDuty * rest
+			}
+		}
+		for w.speed == Max && w.opt.HostElapsed()-start < budget {
 			w.run(10 * sched.Millisecond)
 		}
+		w.lastTick = w.opt.HostElapsed()
 	}
 	w.TL.Update(w.d.Machine().Now())
 }

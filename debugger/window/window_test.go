@@ -16,12 +16,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/lbplus/lbplus/asm"
+	"github.com/lbplus/lbplus/bench"
 	"github.com/lbplus/lbplus/debugger"
 	"github.com/lbplus/lbplus/devices/acb4000"
 	"github.com/lbplus/lbplus/emu"
@@ -390,4 +392,37 @@ func BenchmarkRender(b *testing.B) {
 			})
 		})
 	}
+}
+
+// BenchmarkWindowMax runs the story's best backup row in the window at
+// maximum speed, recording on, drawing every frame, and reports the
+// machine's speed in millions of T-states per second of host time (the
+// target: at least 100) and the frames drawn per second.
+func BenchmarkWindowMax(b *testing.B) {
+	rows := bench.Rows(48)
+	row := rows[len(rows)-1]
+	var tstates uint64
+	frames := 0
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		onGame(func() {
+			_, err := bench.Run(row.Setup, bench.Options{Dir: b.TempDir(), OnStart: func(bd *emu.Board) {
+				d := debugger.ForBoard(bd, debugger.NewRecorder(0))
+				start := time.Now()
+				w := New(d, Options{Chip: bd.NCR5380(), Panels: debugger.DevicePanels(bd),
+					HostElapsed: func() time.Duration { return time.Since(start) }})
+				w.SetSpeed(Max)
+				t0 := bd.CPU().T()
+				for bd.Now() < 20*sched.Second && w.Speed() == Max {
+					w.Tick()
+					w.Render().At(0, 0)
+					frames++
+				}
+				tstates += bd.CPU().T() - t0
+			}})
+			require.NoError(b, err)
+		})
+	}
+	b.ReportMetric(float64(tstates)/b.Elapsed().Seconds()/1e6, "MT/s")
+	b.ReportMetric(float64(frames)/b.Elapsed().Seconds(), "frames/s")
 }
