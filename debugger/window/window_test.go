@@ -426,3 +426,27 @@ func BenchmarkWindowMax(b *testing.B) {
 	b.ReportMetric(float64(tstates)/b.Elapsed().Seconds()/1e6, "MT/s")
 	b.ReportMetric(float64(frames)/b.Elapsed().Seconds(), "frames/s")
 }
+
+// At maximum speed a frame runs 9 ms of host time; after a frame whose
+// drawing took longer than 1/60 s, four times the drawing time.
+func TestWindowMaxBudget(t *testing.T) {
+	w, b := newPIOWindow(t)
+	var clock time.Duration
+	w.opt.HostElapsed = func() time.Duration { clock += time.Millisecond; return clock }
+	w.SetSpeed(Max)
+	onGame(func() {
+		t0 := clock
+		w.Tick()
+		first := clock - t0
+		assert.InDelta(t, 10, first.Milliseconds(), 2, "9 ms of running")
+		clock += 40 * time.Millisecond // a slow frame's drawing
+		t0 = clock
+		w.Tick()
+		assert.InDelta(t, 165, (clock - t0).Milliseconds(), 10, "4 x 40 ms (and the clock reads)")
+		clock += 5 * time.Millisecond // a fast one
+		t0 = clock
+		w.Tick()
+		assert.InDelta(t, 10, (clock - t0).Milliseconds(), 2)
+	})
+	assert.Greater(t, b.Now(), sched.Time(0))
+}
