@@ -11,6 +11,7 @@ import (
 
 	"github.com/lbplus/lbplus/sched"
 	"github.com/lbplus/lbplus/scsi"
+	"github.com/lbplus/lbplus/z80host/optable"
 )
 
 // Text is the debugger's text front-end: one command a line, for SSH
@@ -40,6 +41,8 @@ var ErrQuit = errors.New("quit")
 const Help = `run control:
   c | continue [DURATION]     run until a breakpoint (default 10 s of simulated time)
   s | step [N]                one instruction (N times)
+  cycles                      one instruction, shown machine cycle by machine cycle
+                              (T-states from optable) with the bus edges in each
   n | next                    step over a CALL, RST, DJNZ or repeating block instruction
   finish                      run until the current routine returns
   edge | byte | phase | command | busfree
@@ -119,6 +122,8 @@ func (x *Text) Exec(line string) error {
 		}
 		x.report(st)
 		x.showNext()
+	case "cycles":
+		return x.cycles()
 	case "n", "next", "over":
 		return x.step(d.StepOver)
 	case "finish", "out":
@@ -360,6 +365,47 @@ func (x *Text) Exec(line string) error {
 		fmt.Fprintf(x.Out, "%s\n", strings.ReplaceAll(string(x.ConsoleOut()), "\r", ""))
 	default:
 		return fmt.Errorf("unknown command %q (help lists them)", f[0])
+	}
+	return nil
+}
+
+// cycles runs one instruction and lists its machine cycles (optable's
+// cycle pattern, placed at the T-state the instruction began) with the
+// recorded edges that fell in each: the CPU executes whole instructions,
+// and this is the finest view of one.
+func (x *Text) cycles() error {
+	d := x.D
+	pc := d.PC()
+	code := d.code(pc)
+	t0 := d.m.Now()
+	in := d.Disassemble(pc, 1)[0]
+	if _, err := d.StepInstruction(); err != nil {
+		return err
+	}
+	t1 := d.m.Now()
+	n := int((t1 - t0) / sched.TState)
+	info := optable.Lookup(code)
+	cyc := info.Cycles
+	if n < info.T && info.NAlt > 0 && info.NAlt < len(cyc) {
+		cyc = cyc[:info.NAlt]
+	}
+	fmt.Fprintf(x.Out, "%s  %s: %d T-states (%s .. %s)\n", d.Syms.Label(pc), in.Text, n, FormatTime(t0), FormatTime(t1))
+	edges := d.Rec.Edges(t0, t1)[1:]
+	for i, c := range cyc {
+		start := t0 + sched.Time(c.Start)*sched.TState
+		end := t1
+		if i+1 < len(cyc) {
+			end = t0 + sched.Time(cyc[i+1].Start)*sched.TState
+		}
+		fmt.Fprintf(x.Out, "  T%-3d %-3s %s\n", c.Start, c.Kind, FormatTime(start))
+		for _, e := range edges {
+			if e.T >= start && e.T < end {
+				fmt.Fprintf(x.Out, "         +%-8s %s db=%02X\n", FormatDuration(e.T-start), e.Sig, e.Data)
+			}
+		}
+	}
+	if n != info.T && n != info.TAlt {
+		fmt.Fprintf(x.Out, "  (%d wait or interrupt T-states beyond the table's %d)\n", n-info.T, info.T)
 	}
 	return nil
 }

@@ -83,3 +83,22 @@ func TestTextErrors(t *testing.T) {
 	assert.Contains(t, out.String(), "error: unknown command")
 	assert.Contains(t, out.String(), "PC=")
 }
+
+// cycles shows an instruction machine cycle by machine cycle with the bus
+// edges in each: the OUT to the ICR that asserts ACK has ACK rise in its
+// I/O write cycle.
+func TestTextCycles(t *testing.T) {
+	_, x, out := textRig(t)
+	require.NoError(t, x.Run(strings.NewReader("break phase DATAIN\ncontinue\ndelete 1\n"), "", true))
+	found := false
+	for i := 0; i < 200 && !found; i++ {
+		out.Reset()
+		require.NoError(t, x.Exec("cycles"))
+		s := out.String()
+		if j := strings.Index(s, "IOW"); j >= 0 && strings.Contains(s[j:], "ACK") && strings.Contains(s, "out (021h)") {
+			found = true
+			assert.Regexp(t, `T\d+ +IOW .*\n +\+\d+ ns +BSY\|I/O\|REQ\|ACK`, s)
+		}
+	}
+	assert.True(t, found, "an OUT to the ICR raised ACK within 200 instructions")
+}
