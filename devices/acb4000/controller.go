@@ -8,7 +8,7 @@ import (
 	"github.com/lbplus/lbplus/scsi/scsidev"
 )
 
-// Opcodes the ACB-4000 executes [F ACB5500, MAME-acb4070, REFERENCE.md 5].
+// Opcodes the ACB-4000 executes [F ACB5500, MAME-acb4070, docs/HARDWARE.md 5].
 const (
 	OpTestUnitReady = 0x00
 	OpRezeroUnit    = 0x01

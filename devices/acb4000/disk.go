@@ -132,7 +132,7 @@ func OpenGeometry(path, geometry string, readOnly bool) (*Disk, error) {
 const RawInterleave = 3
 
 // Limits of a geometry derived from a raw image's size: 17 sectors of 512
-// bytes per track (ST-506 MFM) [F REFERENCE.md 6], at least 4 heads like
+// bytes per track (ST-506 MFM) [F RETROCMP, MICRONICS; docs/HARDWARE.md 5], at least 4 heads like
 // the ST-125, at most the cylinders and heads Geometry.Validate allows.
 const (
 	rawSectors  = 17

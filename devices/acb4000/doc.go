@@ -6,7 +6,7 @@
 // and the controller continues byte by byte through it, so the host sees
 // REQ only when the controller has a byte (or room for one).
 //
-// # Command set (REFERENCE.md 5)
+// # Command set (docs/HARDWARE.md 5)
 //
 // TEST UNIT READY, REZERO UNIT, REQUEST SENSE (4-byte non-extended sense),
 // FORMAT UNIT with interleave, READ(6), WRITE(6), SEEK, MODE SELECT and
@@ -79,7 +79,7 @@
 //
 // Known inaccuracies / assumptions:
 //   - Timing constants tagged [A] or [FIT] in Params are assumptions: the
-//     ACB-4000 firmware overheads were never published (REFERENCE.md 5).
+//     ACB-4000 firmware overheads were never published (docs/HARDWARE.md 5).
 //   - The data of a sector is taken from (or put into) the image at the end
 //     of its data field; ECC errors and bad sectors never happen.
 //   - No read-ahead or caching between commands [A]: the buffer halves are

@@ -12,7 +12,7 @@ import (
 	"github.com/lbplus/lbplus/scsi"
 )
 
-// The interleave experiment of the story (REFERENCE.md 8 row 5, 9), run
+// The interleave experiment of the story (docs/HARDWARE.md 8 row 5, 9.4), run
 // against the controller through the SCSI engine with a host that takes a
 // DATA byte every 5.25 us (an INIR loop through pseudo-DMA) and needs
 // hostTurn between bus free and its next selection (Z80 code). Only the
@@ -25,7 +25,7 @@ type benchHost struct {
 }
 
 // z80Burst stands in for the story's program: INIR at 21 T-states a byte,
-// command and status bytes by PIO at about 15 us [F seed row 4], and
+// command and status bytes by PIO at about 15 us [F STUBBLEBINE, row 4], and
 // 1.05 ms between a command's bus free and the next selection [D]: on the
 // board DISKBENCH's code takes 0.38 ms there, but its selection and PIO
 // command and status phases are slower than this stand-in's, and 1.05 ms

@@ -14,7 +14,7 @@ type Geometry struct {
 
 // ST125 is the Seagate ST-125 (MFM, ST-506/412): 615 cylinders x 4 heads x
 // 17 sectors of 512 bytes = 41 820 blocks [F MICRONICS, RETROCMP; A until
-// checked against a Seagate sheet, REFERENCE.md 6].
+// checked against a Seagate sheet, docs/HARDWARE.md 6].
 var ST125 = Geometry{Name: "st125", Cylinders: 615, Heads: 4, Sectors: 17, SectorSize: 512}
 
 // Geometries lists the drives `lbplus disk create --geometry` knows.
@@ -51,7 +51,7 @@ func (g Geometry) CHS(lba int) (cyl, head, sector int) {
 // Interleave returns the FORMAT UNIT layout: slot[k] is the physical sector
 // slot (0 = first after index) of logical sector k. Logical k goes to slot
 // k*I mod n, or the next free slot after it when that one is taken
-// [F ACB5500 p.72, REFERENCE.md 5]. Every track has the same layout: no
+// [F ACB5500 p.72, docs/HARDWARE.md 5]. Every track has the same layout: no
 // track or cylinder skew [D].
 func Interleave(n, interleave int) []int {
 	slot := make([]int, n)

@@ -4,13 +4,13 @@ import "github.com/lbplus/lbplus/sched"
 
 // Params holds every timing parameter of the controller and drive model.
 // Units are in the field types (sched.Time is picoseconds); each comment
-// gives the source tag: [F] datasheet (REFERENCE.md key), [D] derived,
+// gives the source tag: [F] a source states it (its key in docs/HARDWARE.md 10), [D] derived,
 // [A] assumption, [FIT] chosen inside the window of values that reproduces
 // the story's rows (docs/PARAMETERS.md gives each window and its rows).
 type Params struct {
 	// --- Spindle and medium (ST-125) ---
 
-	// RPM of the spindle: 3600 [F REDHILL, REFERENCE.md 6] -> one
+	// RPM of the spindle: 3600 [F REDHILL, docs/HARDWARE.md 6] -> one
 	// revolution 16.667 ms.
 	RPM int
 	// ByteTime on the platter: 5 Mbit/s MFM data rate -> 1.6 us a byte
@@ -31,7 +31,7 @@ type Params struct {
 	// ACB-OEM 32-bit ECC on ID fields].
 	IDEndByte int
 	// DataStartByte: first data byte. 75 bytes = 0.12 ms into the slot
-	// [A, REFERENCE.md 9].
+	// [A, docs/HARDWARE.md 9.1].
 	DataStartByte int
 	// ECCBytes after the data: 4 (32-bit ECC) [F ACB-OEM].
 	ECCBytes int
@@ -39,9 +39,9 @@ type Params struct {
 	// --- Head positioning (ST-125) ---
 
 	// TrackToTrack: a one-cylinder seek including settle, 8 ms [A,
-	// REFERENCE.md 6].
+	// docs/HARDWARE.md 6].
 	TrackToTrack sched.Time
-	// AverageSeek: a seek over a third of the cylinders, 40 ms [F seed
+	// AverageSeek: a seek over a third of the cylinders, 40 ms [F STUBBLEBINE
 	// "20 MB 40 ms"; taking the quoted access time as the 1/3-stroke seek
 	// is A]. With TrackToTrack it fixes the curve t(d) = a + b*sqrt(d) [D].
 	AverageSeek sched.Time
@@ -83,7 +83,7 @@ type Params struct {
 	// can take the next ID it sees. The firmware polls the buffer and
 	// programs the formatter; an ID that starts earlier is missed and the
 	// sector waits a revolution. Also applies after the command's set-up.
-	// [FIT] 0.3 ms (REFERENCE.md 9 "arming margin"). Constraint: the
+	// [FIT] 0.3 ms (docs/HARDWARE.md 9.1 "arming margin"). Constraint: the
 	// host-bound 2:1 row (story 165 ms) needs it at 0.22 ms or more (below,
 	// three sectors a revolution pass and 2:1 takes about 126 ms); with the
 	// turnaround above it must stay under about 0.8 ms (8:1 would lose a

@@ -1,7 +1,7 @@
 package acb4000
 
 // Sense codes of the ACB-4000's 4-byte non-extended sense (class 0-2 error
-// codes) [F SENSE, NETBSD, REFERENCE.md 5]. Only the ones the model raises
+// codes) [F SENSE, NETBSD, docs/HARDWARE.md 5]. Only the ones the model raises
 // are named.
 const (
 	SenseNone            = 0x00

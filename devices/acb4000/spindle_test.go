@@ -48,7 +48,7 @@ func TestSeekCurve(t *testing.T) {
 
 func TestInterleaveLayout(t *testing.T) {
 	// The manual's example: 33 sectors at 3:1 start 0,11,22,1,12,23,2 in
-	// physical order [ACB5500 p.72, REFERENCE.md 5].
+	// physical order [ACB5500 p.72, docs/HARDWARE.md 5].
 	slot := Interleave(33, 3)
 	phys := make([]int, 33)
 	for k, s := range slot {

@@ -13,7 +13,7 @@ import (
 //   - the SCSI side moves one half at a time between the buffer and the
 //     host, a byte per REQ/ACK, as fast as the initiator answers.
 //
-// Store and forward [A, REFERENCE.md 9]: a read sector goes to the host only
+// Store and forward [A, docs/HARDWARE.md 9.1]: a read sector goes to the host only
 // once it is complete and its ECC checked; a written sector goes to the
 // platter only once all its 512 bytes are in. The formatter can take a
 // sector only if it is armed before the sector's ID passes: armed at the

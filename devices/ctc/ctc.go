@@ -6,7 +6,7 @@
 // through a prescaler of 16 or 256; in counter mode by edges of the channel's
 // CLK/TRG input. On the board CLK/TRG0 and CLK/TRG1 are fed 2 MHz from the
 // crystal, and ZC/TO0 and ZC/TO1 clock the DART channels A and B (baud rate)
-// [F MAME-ampro, REFERENCE.md 1.1].
+// [F MAME-ampro, docs/HARDWARE.md 1.1].
 //
 // Nothing is ticked. A running channel is described by the time of its first
 // decrement and the period between decrements, so the counter value and the

@@ -18,7 +18,7 @@ func newBoardCTC() (*sched.Scheduler, *CTC) {
 }
 
 // The monitor's 9600 baud set-up: counter mode, TC 13 on a 2 MHz trigger
-// gives ZC/TO at 2 MHz/13, i.e. x16 of 9615 baud [D REFERENCE.md 1.1].
+// gives ZC/TO at 2 MHz/13, i.e. x16 of 9615 baud [D docs/HARDWARE.md 1.1].
 func TestCounterModeBaudClock(t *testing.T) {
 	s, c := newBoardCTC()
 	c.Write(0, 0x57) // counter, rising edge, TC follows, reset

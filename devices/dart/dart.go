@@ -2,7 +2,7 @@
 // transmitter) as used on the Ampro Little Board/PLUS: channel A is the
 // console, channel B the second serial port; both are clocked by CTC zero
 // count outputs (ZC/TO0 -> TxCA/RxCA, ZC/TO1 -> RxTxCB) [F MAME-ampro,
-// REFERENCE.md 1.1].
+// docs/HARDWARE.md 1.1].
 //
 // Registers [F Zilog Z80 SIO/DART UM0081]: write registers WR0 (pointer and
 // commands), WR1 (interrupt enables, status affects vector), WR2 (vector,

@@ -5,8 +5,8 @@ import "github.com/lbplus/lbplus/sched"
 // Params are a drive's mechanical parameters. Each comment gives the
 // source tag (docs/FLOPPY.md and docs/PARAMETERS.md).
 type Params struct {
-	// RPM of the spindle: 300 for 5.25" double-density drives [F
-	// REFERENCE.md 12] -> 200 ms a revolution.
+	// RPM of the spindle: 300 for 5.25" double-density drives [F WD-MAME,
+	// WD-HATARI; docs/FLOPPY.md "The drive"] -> 200 ms a revolution.
 	RPM int
 	// Cylinders the drive is made for: 40 (48 tpi) or 80 (96 tpi) [F
 	// CPMTOOLS amp1-amp4].
@@ -45,7 +45,7 @@ func DefaultParams(cyls int) Params {
 // Revolution is one turn of the spindle.
 func (p Params) Revolution() sched.Time { return 60 * sched.Second / sched.Time(p.RPM) }
 
-// Byte cells of the recording [F REFERENCE.md 12]: MFM at 250 kbit/s is
+// Byte cells of the recording [F WD-MAME; docs/FLOPPY.md]: MFM at 250 kbit/s is
 // 32 us a byte, FM half the bit rate, 64 us, with the WD1772 at 8 MHz. At
 // 16 MHz (port 00 bit 7) the chip's cells are half as long [D].
 const (

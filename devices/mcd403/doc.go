@@ -5,10 +5,10 @@
 // # Medium
 //
 // A cartridge holds 4848 blocks of 8192 bytes, addressed by block number
-// [F CCTALK03, PERIPHS; REFERENCE.md 7]. The model lays the blocks in
+// [F CCTALK03, PERIPHS; docs/HARDWARE.md 7]. The model lays the blocks in
 // fixed slots along a serpentine path of 12 tracks [A]; one slot passes the
 // head in SlotTime at speed (198 ms [FIT]). A cartridge is formatted at a
-// tape interleave k (the seed's "tape interleave"): logical blocks fill
+// tape interleave k (the story's "tape interleave"): logical blocks fill
 // every k-th slot in passes over the tape, so consecutive blocks are k
 // slots apart [A]; the slots come in frames of k, each followed by a frame
 // gap (FrameGap, 48.6 ms [FIT]), so a streaming drive moves one block per
@@ -34,12 +34,12 @@
 // # Data path
 //
 // DATA OUT bytes enter a 128-byte ring FIFO (it holds 127) by a hardware
-// handshake (REQ ReqAfterAck after ACK, about 500 KB/s [F seed]). The
+// handshake (REQ ReqAfterAck after ACK, about 500 KB/s [F STUBBLEBINE]). The
 // firmware copies them to the block buffer in 64-byte chunks, 8 us a byte,
 // and frees a chunk's room only when the chunk is copied; while the FIFO is
 // full REQ stays off. A Z80 pushing OTIR bursts through the 5380's single
 // output latch without waiting for DRQ therefore loses bytes whenever the
-// FIFO fills in mid-burst (hypothesis A of REFERENCE.md 1.5, modelled in
+// FIFO fills in mid-burst (hypothesis A of docs/HARDWARE.md 1.5, modelled in
 // ncr5380): the target waits in DATA OUT for bytes that never come. The byte
 // that finds the FIFO full is byte 127 + 64m of the block, always the last
 // byte of a 16-byte (or 32-, 64-) burst, where the DRQ poll before the next

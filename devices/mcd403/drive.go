@@ -11,7 +11,7 @@ import (
 
 // SCSI opcodes the drive answers (group 0, 6-byte CDBs) [A: the MCD-403's
 // command set is undocumented; a block-addressed set of standard group-0
-// codes, REFERENCE.md 7].
+// codes, docs/HARDWARE.md 7].
 const (
 	OpTestUnitReady = 0x00
 	OpRewind        = 0x01

@@ -17,7 +17,7 @@ import (
 // WRITE(6) whose DATA OUT bytes it offers at Pace each (the drive may take
 // them more slowly), then waits for status. The drive is the real model
 // over the SCSI engine. The host figures are the story's measurements and
-// REFERENCE.md 9's disk model, i.e. inputs; the drive parameters are the
+// docs/HARDWARE.md 9's disk model, i.e. inputs; the drive parameters are the
 // model's. What comes out is whether the tape streams and the net rate.
 type simHost struct {
 	name  string
@@ -40,9 +40,9 @@ func (h simHost) disk(i int) sched.Time {
 // measured on the emulated board with the ACB-4000 model over 150 blocks
 // (the time from one tape status to the next block complete in the drive,
 // less the tape transfer), rounded; they agree with the story's "about 60
-// ms" and "80 ms" and REFERENCE.md 9's 150 / 167 ms.
+// ms" and "80 ms" and docs/HARDWARE.md 9.4's 150 / 167 ms.
 var (
-	// Byte by byte: 15 us a byte [F seed]; disk at 9:1: 8K x1 145-180 ms,
+	// Byte by byte: 15 us a byte [F STUBBLEBINE]; disk at 9:1: 8K x1 145-180 ms,
 	// 4K x2 160-195 ms.
 	hostByte8K = simHost{"byte-by-byte 8K x1", 145 * sched.Millisecond, 2 * sched.Millisecond, 15 * sched.Microsecond, 35 * sched.Millisecond}
 	hostByte4K = simHost{"byte-by-byte 4K x2", 160 * sched.Millisecond, 2 * sched.Millisecond, 15 * sched.Microsecond, 35 * sched.Millisecond}

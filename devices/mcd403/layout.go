@@ -5,7 +5,7 @@ import "github.com/lbplus/lbplus/sched"
 // layout maps logical blocks to physical slots for a formatted interleave k
 // and physical slots to positions along the serpentine tape path.
 //
-// Interleave k [A, the seed's "tape interleave"]: logical blocks fill every
+// Interleave k [A, the story's "tape interleave"]: logical blocks fill every
 // k-th slot in passes over the whole tape, like a disk's sector interleave
 // stretched over the cartridge: pass j holds the slots j, j+k, j+2k, ...
 // Consecutive logical blocks are therefore k slots apart, except at the

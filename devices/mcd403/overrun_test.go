@@ -180,7 +180,7 @@ func (r *chipRig) writeBursts(t testing.TB, block, n int, data []byte) (status b
 	return h.finish(5 * sched.Second)
 }
 
-// The seed's write hang from the mechanism: the drive's FIFO holds 127
+// The story's write hang from the mechanism: the drive's FIFO holds 127
 // bytes and its firmware frees room 64 bytes at a time, more slowly than
 // OTIR fills it. With 16-byte bursts the FIFO fills only at a burst's last
 // byte (127 + 64m is 15 mod 16), where the Z80's DRQ poll waits; a 256-byte

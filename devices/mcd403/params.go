@@ -8,13 +8,13 @@ import (
 
 // Params holds every parameter of the drive model. Units are in the field
 // types (sched.Time is picoseconds, sizes are bytes); each comment gives the
-// source tag: [F] a source states it (REFERENCE.md key), [D] derived, [A]
+// source tag: [F] a source states it (its key in docs/HARDWARE.md 10), [D] derived, [A]
 // assumption, [FIT] fitted against the story (docs/TAPE.md lists the rows
 // that constrain them).
 type Params struct {
 	// --- Cartridge format (QIC-100 as 3M wrote it) ---
 
-	// Blocks on a cartridge: 4848 [F CCTALK03, REFERENCE.md 7].
+	// Blocks on a cartridge: 4848 [F CCTALK03, docs/HARDWARE.md 7].
 	Blocks int
 	// BlockSize: fixed 8192-byte blocks [F PERIPHS, CCTALK03].
 	BlockSize int
@@ -49,7 +49,7 @@ type Params struct {
 	// postamble (docs/TAPE.md 1); streaming records of one pass that are k
 	// slots apart also cross one frame mark each, so a streaming drive
 	// moves one block per k*SlotTime + FrameGap: the fixed per-block term of
-	// the story's three streaming rates (REFERENCE.md 9 finds 48.6 ms +
+	// the story's three streaming rates (docs/HARDWARE.md 9.5 finds 48.6 ms +
 	// 197.9 ms * k). Window in docs/PARAMETERS.md.
 	FrameGap sched.Time
 	// DataTime: slot start -> last data and check byte written or read,
@@ -101,7 +101,8 @@ type Params struct {
 	// (a table-driven CRC step of about 36 machine cycles on a 12 MHz 8031)
 	// = 296 ms. [FIT]: the per-byte time is chosen so that a burst host with
 	// 8K x1 disk reads makes tape 3:1 while one with 4K x2 reads misses it
-	// (REFERENCE.md 9 "Open"); window in docs/PARAMETERS.md.
+	// (docs/HARDWARE.md 9.5, the additive model's open question); window
+	// in docs/PARAMETERS.md.
 	BlockPrepare sched.Time
 	// IdleStop: no READ or WRITE for this long after the last one's status
 	// -> the firmware stops the tape (and backs up for the next block)
@@ -121,7 +122,7 @@ type Params struct {
 
 	// ReqAfterAck: ACK released -> next REQ when the drive has a byte (DATA
 	// IN from the buffer) or FIFO room (DATA OUT): hardware handshake, 1.5 us
-	// so a byte takes about 2 us = the rated 500 KB/s burst [F seed, A].
+	// so a byte takes about 2 us = the rated 500 KB/s burst [F STUBBLEBINE, A].
 	ReqAfterAck sched.Time
 	// FIFOSize: the DATA OUT FIFO between the SCSI handshake logic and the
 	// firmware, a ring of 128 bytes that holds 127 (one slot always empty

@@ -238,7 +238,7 @@ func (f *FDC) transfer(now sched.Time, b byte) {
 }
 
 // done ends a read command; a DRQ still pending keeps BUSY until the host
-// reads the byte [F REFERENCE.md 12].
+// reads the byte [F WD-MAME; docs/FLOPPY.md].
 func (f *FDC) done(now sched.Time) {
 	if f.drq {
 		f.s.Cancel(&f.ev)

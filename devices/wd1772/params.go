@@ -6,10 +6,10 @@ package wd1772
 // docs/FLOPPY.md and docs/PARAMETERS.md.
 type Params struct {
 	// StepRates for rate bits r1 r0 = 00, 01, 10, 11: 6, 12, 2, 3 ms at
-	// 8 MHz [F WD1772 datasheet, REFERENCE.md 12].
+	// 8 MHz [F WD1772-DS; docs/FLOPPY.md].
 	StepRates [4]int
 	// Settle is the head settling delay of the V flag (type I) and the E
-	// flag (type II/III): 15 ms at 8 MHz [F REFERENCE.md 12].
+	// flag (type II/III): 15 ms at 8 MHz [F WD-MAME, WD-HATARI; docs/FLOPPY.md].
 	Settle int
 	// MFMByte and FMByte are one byte cell: 32 us and 64 us at 8 MHz (250
 	// and 125 kbit/s) [F].
@@ -18,7 +18,7 @@ type Params struct {
 	// when h = 0: 6 [F WD1772 datasheet].
 	SpinUpIndex int
 	// MotorOffIndex: index pulses with no command before the motor turns
-	// off: 9 [F REFERENCE.md 12, WD-HATARI].
+	// off: 9 [F WD-HATARI; docs/FLOPPY.md].
 	MotorOffIndex int
 	// SearchIndex: index pulses an ID search may take before Record Not
 	// Found (type II/III) or Seek Error (type I verify): 5 [F].
@@ -26,8 +26,8 @@ type Params struct {
 	// CommandCommit: a command written -> the chip takes it (BUSY set): 24 us
 	// in MFM, twice that in FM; until then the status register reads as it
 	// was, which is why software waits before polling BUSY [F WD-MAME, the
-	// datasheet value it quotes for the 1772; REFERENCE.md 10: the ROM waits
-	// more than 32 us].
+	// datasheet value it quotes for the 1772; docs/BOOT.md: Ampro's boot ROM
+	// waits about 66 us, ours more than 32 us].
 	CommandCommit int
 	// RegisterCommit: a track or sector register write -> the new value
 	// reads back: 8 us [F WD-MAME].

@@ -388,7 +388,8 @@ func (f *FDC) forceInterrupt(now sched.Time, v byte) {
 	}
 	f.setDRQ(now, false)
 	f.enter(now, sIdle)
-	// The 1772 turns the motor on for Force Interrupt too [F REFERENCE.md 12];
+	// The 1772 turns the motor on for Force Interrupt too [F WD-MAME;
+	// docs/FLOPPY.md];
 	// it runs down after MotorOffIndex idle revolutions.
 	f.setMotor(now, true)
 	f.onEveryIdx = v&0x04 != 0
