@@ -83,10 +83,10 @@ const (
 
 // Timing holds the chip's own edge delays. The datasheet AC tables were not
 // available; the 53C80 runs 3 MB/s asynchronous [F Z53C80], so each edge is
-// a few hundred ns [A] (REFERENCE.md 3.3).
+// a few hundred ns [A] (docs/HARDWARE.md 3.3).
 type Timing struct {
 	// ArbBusFree: BSY and SEL false -> the chip asserts BSY and its ID and
-	// sets AIP. Bus settle delay 400 ns [F CLK, REFERENCE.md 3.2].
+	// sets AIP. Bus settle delay 400 ns [F CLK, docs/HARDWARE.md 3.2].
 	ArbBusFree sched.Time
 	// ReqToDRQ: REQ (phase matching) -> IDR latched and DRQ on, DMA
 	// receive. [A] 200 ns.

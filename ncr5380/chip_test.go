@@ -135,7 +135,7 @@ func (r *rig) selectTarget(id int, atn bool) {
 }
 
 // pioByte moves one byte in the current phase by the ICR handshake
-// (REFERENCE.md 3.2). out is sent for outbound phases.
+// (docs/HARDWARE.md 3.2). out is sent for outbound phases.
 func (r *rig) pioByte(out uint8) (phase scsi.Phase, in uint8) {
 	h := r.h
 	csb := h.until(ncr5380.RegCSB, func(v uint8) bool { return v&ncr5380.CSBREQ != 0 }, "REQ")

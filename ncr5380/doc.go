@@ -2,7 +2,7 @@
 // Board/PLUS as an initiator, at register and signal level, and the board's
 // pseudo-DMA port (I/O 0x28, the chip's DACK).
 //
-// Registers (REFERENCE.md 3.1; read / write):
+// Registers (docs/HARDWARE.md 3.1; read / write):
 //
 //	0 current SCSI data      / output data (ODR)
 //	1 initiator command (ICR)/ ICR
@@ -18,7 +18,7 @@
 // through the ICR (programmed I/O), or lets the chip handshake itself in DMA
 // mode (MR bit 1, TCR = expected phase, then a write to register 5 or 7).
 // DMA has one input latch (IDR) and one output latch (ODR): no FIFO and no
-// byte counter (REFERENCE.md 3.3). The host moves each byte with a DACK
+// byte counter (docs/HARDWARE.md 3.3). The host moves each byte with a DACK
 // access: DMARead returns IDR and lets the chip assert ACK; DMAWrite loads
 // ODR and lets the chip answer the next REQ.
 //
@@ -26,7 +26,7 @@
 // bus traces show the chip's reaction times; the board calls
 // sched.Advance(now) before every access, so an access happens at s.Now().
 //
-// Hypothesis A (REFERENCE.md 1.5, 3.3; the board default): DACK is not
+// Hypothesis A (docs/HARDWARE.md 1.5, 3.3; the board default): DACK is not
 // gated by DRQ. A DACK read while DRQ is off returns the stale IDR (the host
 // gets a byte twice) and does not start a handshake; a DACK write while DRQ
 // is off overwrites ODR (the byte it replaces never reaches the target).
@@ -47,7 +47,7 @@
 //     rising edge [F CLK]; MAME additionally raises DRQ, not modelled.
 //   - Loss of BSY always ends DMA mode; only with MR bit 2 does it set busy
 //     error, raise IRQ, clear ICR bits 0-5 and release the bus [F datasheet
-//     via REFERENCE.md 3.3].
+//     via docs/HARDWARE.md 3.3].
 //   - Lost arbitration is detected only from another device's SEL; a higher
 //     ID on the data bus is for software to check (register 0), as the
 //     datasheet asks.
@@ -61,5 +61,5 @@
 //   - Register 7 reads back 0 and the test-mode and differential-enable ICR
 //     write bits are ignored [A].
 //   - The chip's own edge delays (Timing) are assumptions of a few hundred
-//     ns: the datasheet AC tables were not available (REFERENCE.md 3.3).
+//     ns: the datasheet AC tables were not available (docs/HARDWARE.md 3.3).
 package ncr5380

@@ -13,7 +13,7 @@ import (
 	"github.com/lbplus/lbplus/scsi"
 )
 
-// The Linux-style sequence (REFERENCE.md 3.2): arbitrate, win, select with
+// The Linux-style sequence (docs/HARDWARE.md 3.2): arbitrate, win, select with
 // ATN, IDENTIFY, command, status, message.
 func TestArbitrateSelectIdentify(t *testing.T) {
 	d := &dev{in: []byte{9, 8, 7}}

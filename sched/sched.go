@@ -51,7 +51,7 @@ const (
 	Second      Time = 1000 * Millisecond
 )
 
-// Clocks of the board, all derived from the crystal [F MAME-ampro, REFERENCE.md 1.1].
+// Clocks of the board, all derived from the crystal [F MAME-ampro, docs/HARDWARE.md 1.1].
 const (
 	CrystalHz     = 16_000_000         // Y1, datasheet
 	CrystalPeriod = Second / CrystalHz // 62.5 ns

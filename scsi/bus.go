@@ -52,7 +52,7 @@ func (l Line) String() string {
 }
 
 // Phase is a bus phase. The information phases carry their SCSI MSG C/D I/O
-// encoding (REFERENCE.md 4); BusFree and Selection are beyond that range.
+// encoding (docs/HARDWARE.md 4); BusFree and Selection are beyond that range.
 type Phase uint8
 
 // Bus phases.

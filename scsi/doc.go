@@ -2,7 +2,7 @@
 // target-side protocol engine shared by the disk (ACB-4000) and the tape
 // (MCD-403).
 //
-// The bus (REFERENCE.md 4) is a set of wired-OR signals: BSY, SEL, C/D, I/O,
+// The bus (docs/HARDWARE.md 4) is a set of wired-OR signals: BSY, SEL, C/D, I/O,
 // MSG, REQ, ACK, ATN, RST, DB0-7 and DBP. Every attached device owns a Port
 // holding its own contribution; the bus value is the OR of all
 // contributions (positive logic: 1 = asserted, although the cable is
@@ -43,7 +43,7 @@
 //     cannot be injected.
 //   - Arbitration and reselection are not distinguished from selection in
 //     Phase(); the target engine never arbitrates or reselects (the ACB-4000
-//     does not disconnect, REFERENCE.md 5).
+//     does not disconnect, docs/HARDWARE.md 5).
 //   - The engine ignores ATN raised after the MESSAGE OUT phase that follows
 //     selection (no ABORT / BUS DEVICE RESET messages) [A]; message bytes
 //     other than IDENTIFY are accepted and ignored [A].

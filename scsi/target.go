@@ -7,7 +7,7 @@ import (
 	"github.com/lbplus/lbplus/sched"
 )
 
-// Status bytes and messages (REFERENCE.md 4).
+// Status bytes and messages (docs/HARDWARE.md 4).
 const (
 	StatusGood           = 0x00
 	StatusCheckCondition = 0x02

@@ -14,7 +14,7 @@ type Timing struct {
 	// OUT or COMMAND) driven. [A] 1 us.
 	SelectToPhase sched.Time
 	// PhaseSettle: phase lines changed -> REQ may be asserted. Bus settle
-	// delay 400 ns [F SCSI-T, REFERENCE.md 4].
+	// delay 400 ns [F SCSI-T, docs/HARDWARE.md 4].
 	PhaseSettle sched.Time
 	// DataSetup: target's byte on DB0-7 -> REQ. Deskew 45 ns + cable skew
 	// 10 ns = 55 ns [F SCSI-T].
@@ -60,7 +60,7 @@ func DefaultTiming() Timing {
 	}
 }
 
-// SCSI-1 bus timing constants [F SCSI-T, REFERENCE.md 4], for initiators.
+// SCSI-1 bus timing constants [F SCSI-T, docs/HARDWARE.md 4], for initiators.
 const (
 	ArbitrationDelay = 2200 * sched.Nanosecond
 	BusClearDelay    = 800 * sched.Nanosecond
