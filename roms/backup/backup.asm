@@ -1,5 +1,6 @@
 ; BACKUP - copy a range of the hard disk to tape in 8 KB tape blocks, and
-; time it with the CTC. The 1990 experiment of seed 000, as a Z80 program.
+; time it with the CTC. Bill Stubblebine's experiment (Usenet, 20 August
+; 1990; docs/HARDWARE.md 8), as a Z80 program.
 ;
 ; Runs from RAM at 0100h (a CP/M .COM layout, but it needs no CP/M): the
 ; harness or a loader fills the parameter block, jumps to 0100h, and later

@@ -1,5 +1,6 @@
-// Package backup holds BACKUP, the Z80 program that replays the 1990
-// disk-to-tape experiment of seed 000 on the emulated board, and the Go side
+// Package backup holds BACKUP, the Z80 program that replays Bill
+// Stubblebine's disk-to-tape experiment (Usenet, 20 August 1990;
+// docs/HARDWARE.md 8) on the emulated board, and the Go side
 // of its settings: assembling it and encoding its parameter block.
 //
 // BACKUP copies a range of the hard disk (SCSI ID 0, the ACB-4000) to the

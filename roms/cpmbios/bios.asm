@@ -1198,7 +1198,7 @@ dpb2:   DPB 64,5,31,1,1023,511,0F0h,0,0,2*PARTTRK
 dpb3:   DPB 64,5,31,1,1023,511,0F0h,0,0,3*PARTTRK
 dpb4:   DPB 64,5,31,1,1023,511,0F0h,0,0,4*PARTTRK
 
-; The Ampro floppy formats [F AMBIOS, CPMTOOLS amp1-amp4; REFERENCE 11]:
+; The Ampro floppy formats [F AMBIOS, CPMTOOLS amp1-amp4; docs/CPM.md]:
 ; 40 records a track, 2 KB blocks, 2 system tracks.
 fdpbs:  DPB 40,4,15,1,94,63,80h,0,16,2          ; amp1 SS 48 tpi 10 x 512
         DPB 40,4,15,1,194,127,0C0h,0,32,2       ; amp2 DS 48 tpi 10 x 512

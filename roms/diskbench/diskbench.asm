@@ -1,6 +1,7 @@
 ; DISKBENCH - time a run of disk READ(6) commands, as the 1990 interleave
-; experiment of seed 000 did ("time to transfer 8192 bytes HD->memory" as
-; 4K x2 or 8K x1 READs), and stop.
+; experiment did ("time to transfer 8192 bytes HD->memory" as 4K x2 or 8K x1
+; READs; Bill Stubblebine, Usenet, 20 August 1990; docs/HARDWARE.md 8), and
+; stop.
 ;
 ; Runs from RAM at 0100h. The harness fills the parameter block and jumps to
 ; 0100h; the program makes sure the disk is ready (TEST UNIT READY, not

@@ -1,5 +1,5 @@
 // Package diskbench holds DISKBENCH, the Z80 program that replays the
-// story's interleave measurement (seed 000, docs/HARDWARE.md 8 row 5: time
+// story's interleave measurement (docs/HARDWARE.md 8 row 5: time
 // to move 8192 bytes from disk to memory as 4K x2 or 8K x1 READs), and its
 // parameter block. The harness that runs it on a fresh machine with an
 // ACB-4000 and an ST-125 image formatted at a chosen interleave is
@@ -123,7 +123,7 @@ func (p Params) Fields() map[string][]byte {
 		"p_lba": {byte(p.LBA), byte(p.LBA >> 8), byte(p.LBA >> 16)}, "p_ready": {byte(p.ReadyTrys)}, "p_tmo": {byte(p.Timeout)}}
 }
 
-// Story is the seed's interleave table (docs/HARDWARE.md 8 rows 5 and 8), for
+// Story is the story's interleave table (docs/HARDWARE.md 8 rows 5 and 8), for
 // reports only: milliseconds for 8192 bytes by interleave, 4K x2 bursts, and
 // one 8K read at 3:1.
 var Story = map[string]map[int]float64{

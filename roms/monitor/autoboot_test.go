@@ -15,8 +15,9 @@ import (
 
 // emptyDrive is a WD1772 whose drive A has no disk in it, as the ROM sees
 // it: the registers answer, Restore finds track 0, and a Read Address or
-// Read Sector never ends because no index pulse ever comes (REFERENCE.md
-// 12) until a Force Interrupt stops it. It records when each command came.
+// Read Sector never ends because no index pulse ever comes (docs/FLOPPY.md,
+// docs/BOOT.md) until a Force Interrupt stops it. It records when each
+// command came.
 type emptyDrive struct {
 	now               func() sched.Time
 	status, trk, sect uint8

@@ -55,7 +55,7 @@ DARTBC  equ 8Ch             ; DART B control
 CTCCNT  equ 57h             ; counter mode, rising edge, TC follows, reset
 BAUDTC  equ 13              ; 2 MHz / 13 / 16 = 9615 baud
 
-; WD1772 (REFERENCE.md 1.3, 12): written at C0h-C3h, read at C4h-C7h.
+; WD1772 (docs/HARDWARE.md 1.3, docs/FLOPPY.md): written at C0h-C3h, read at C4h-C7h.
 FDCMD   equ 0C0h            ; w: command
 FDSTAT  equ 0C4h            ; r: status
 FDTRKW  equ 0C1h
@@ -104,7 +104,7 @@ ldma    equ VARS+34         ; DMA address at the start of a sector (retries)
 fdcmd   equ VARS+36         ; the floppy command fdrun issues
 sarbn   equ VARS+37         ; arbitration tries left
 
-; NCR 5380 (REFERENCE.md 1.3, 3.1), driven by programmed I/O only, so
+; NCR 5380 (docs/HARDWARE.md 1.3, 3.1), driven by programmed I/O only, so
 ; booting needs no code outside this ROM.
 NCRDATA equ 20h             ; r: current SCSI data   w: output data
 NCRICR  equ 21h             ; initiator command
@@ -139,7 +139,7 @@ REQUNITS equ 5
 Q250MS  equ 20833
 ; A floppy command is given FDUNITS x 65536 status polls of 59 T (0.97 s
 ; each) before the ROM forces an interrupt: Ampro's ROM allows about 1 s
-; [F AMPROM, REFERENCE.md 10].
+; [F AMPROM; docs/BOOT.md].
 FDUNITS equ 1
 
 CR      equ 0Dh
@@ -149,7 +149,7 @@ DEL     equ 7Fh
 
         org 8000h
 ; The jump table and variables original boot sectors use [F AMPROM, HGEN;
-; REFERENCE.md 10]. Entry 8000h is a relative jump, so the same bytes
+; docs/BOOT.md]. Entry 8000h is a relative jump, so the same bytes
 ; restart the ROM at reset (PC = 0000h, running in the EPROM) and when a
 ; program calls 8000h in the RAM copy.
 restart:
@@ -471,7 +471,7 @@ rt2:    push bc
 
 ; fdxfer: issue command A and move the bytes it offers to (HL) until it
 ; ends or about a second passes (then Force Interrupt: an empty drive gives
-; no index pulses, so the 1772 would wait forever [REFERENCE.md 12]).
+; no index pulses, so the 1772 would wait forever [docs/FLOPPY.md]).
 ; Out: HL past the data, A = (status) = final status (0FFh on timeout),
 ; Z if no RNF/CRC/lost-data error and no timeout.
 fdxfer: ld (fdcmd),a
@@ -993,7 +993,7 @@ scmd:   ld (ssp),sp
         ld b,a              ; B = our ID bit + the target's
         ld a,4              ; arbitration lost: try again, a few times
         ld (sarbn),a
-; Arbitration [F AMPROM; REFERENCE.md 3.2]: the 5380 waits for bus free,
+; Arbitration [F AMPROM; docs/HARDWARE.md 3.2]: the 5380 waits for bus free,
 ; then drives BSY and our ID and sets AIP; after the arbitration delay we
 ; have won unless it lost (LA) or a higher ID is on the bus.
 sarb:   ld a,d

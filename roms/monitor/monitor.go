@@ -41,7 +41,7 @@ const Size = 4096
 const Org = 0x8000
 
 // Entry points and variables of the jump table at Org that boot sectors use
-// (REFERENCE: docs/BOOT.md).
+// (docs/BOOT.md).
 const (
 	Restart  = 0x8000 // start over from reset
 	Setup    = 0x8003 // select floppy A, Restore

@@ -1,6 +1,7 @@
 ; TAPEBENCH - write (or read) consecutive 8 KB blocks on the MCD-403 as fast
 ; as the host allows, with an optional host delay before each block, and
-; time it with the CTC. The tape experiments of seed 000 without the disk.
+; time it with the CTC. The 1990 story's tape experiments (docs/HARDWARE.md
+; 8) without the disk.
 ;
 ; Runs from RAM at 0100h: the harness fills the parameter block, jumps to
 ; 0100h and reads the result block when r_state is ST_DONE or ST_FAIL; the

@@ -1,7 +1,7 @@
 // Package tapebench holds TAPEBENCH, the Z80 program that writes or reads
 // consecutive 8 KB blocks on the MCD-403 as fast as the Little Board/PLUS
 // allows (optionally with a host delay before each block): the tape half of
-// seed 000's experiments, without the disk. The harness that runs it on the
+// the 1990 story's experiments (docs/HARDWARE.md 8), without the disk. The harness that runs it on the
 // emulated machine against the tape model is bench.RunTape.
 //
 // The program uses roms/scsilib: one READ(6)/WRITE(6) of one block per

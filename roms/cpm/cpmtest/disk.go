@@ -19,7 +19,7 @@ type Format struct {
 }
 
 // The Ampro floppy formats, as cpmtools' diskdefs amp1-amp4 give them
-// (docs/CPM.md; REFERENCE 1.6 and 11), and a hard-disk partition for
+// (docs/FLOPPY.md "Formats", docs/CPM.md), and a hard-disk partition for
 // exercising 16-bit block numbers (4 KB blocks, 1920 of them: 7.5 MB);
 // Diskdef gives its entry for a cpmtools diskdefs file.
 var (
