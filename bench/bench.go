@@ -1,7 +1,8 @@
-// Package bench holds every harness that replays the 1990 experiments of
-// seed 000 on the emulated Little Board/PLUS: Run (BACKUP, disk to tape),
-// RunDisk (DISKBENCH, the interleave table), RunTape (TAPEBENCH), the seed
-// rows, the sweep. Each builds a fresh machine with emu.New and runs its Z80
+// Package bench holds every harness that replays Bill Stubblebine's 1990
+// experiments (Usenet, 20 August 1990; docs/HARDWARE.md 8) on the emulated
+// Little Board/PLUS: Run (BACKUP, disk to tape), RunDisk (DISKBENCH, the
+// interleave table), RunTape (TAPEBENCH), the rows of `bench seed`, the
+// sweep. Each builds a fresh machine with emu.New and runs its Z80
 // program from RAM through RAMProgram, which talks to the program only
 // through its symbols.
 //

@@ -30,8 +30,8 @@ const (
 )
 
 // Handshake burst sizes the story used: 256-byte INIR bursts for disk reads
-// ("the same trick that worked effectively for reads", seed) and 16-byte
-// OTIR bursts for tape writes [F seed].
+// ("the same trick that worked effectively for reads", the story) and 16-byte
+// OTIR bursts for tape writes [F STUBBLEBINE].
 const (
 	StoryDiskBurst = 256
 	StoryTapeBurst = 16

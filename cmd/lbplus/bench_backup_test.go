@@ -38,7 +38,7 @@ func TestPassesForMB(t *testing.T) {
 	}
 }
 
-// bench backup --json prints the seed's JSON shape, and a known row keeps
+// bench backup --json prints bench seed's JSON shape, and a known row keeps
 // its id and story figure.
 func TestBenchBackupJSON(t *testing.T) {
 	var out, errb bytes.Buffer
