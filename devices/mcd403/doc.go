@@ -89,12 +89,15 @@
 //     net rates within 1 %. It also lets byte by byte stream at 4:1 and 5:1,
 //     which the story implies it did not; docs/TAPE.md shows that no model
 //     with fixed slots and a sequential host can have both.
-//   - With these parameters no host, however fast, streams at 2:1 (the
-//     Apple 40SC, the same mechanism with other firmware, streamed at about
-//     2:1 [F APPLE]).
+//   - A host sending one block per WRITE cannot stream at 2:1 however
+//     fast it is (GOOD comes after the block is on tape); a fast host
+//     sending many blocks in one WRITE does (18.4 KB/s), through the second
+//     block buffer (Buffers), as the Apple 40SC streamed at about 2:1 [F
+//     APPLE].
 //   - Changing the interleave reformats: the written list is cleared.
-//   - One block buffer: the next block's DATA OUT starts only when the
-//     previous block has left the buffer for the tape; no read-ahead.
+//   - Two block buffers [A]: in a multi-block WRITE the next block's DATA
+//     OUT starts once the current block is prepared; with one-block WRITEs
+//     (BACKUP, TAPEBENCH) only one is ever used. No read-ahead.
 //   - The ramp is approximated at decision points (position as if at speed);
 //     track turnarounds are part of the path and do not stop streaming.
 //   - No UNIT ATTENTION after a reset or load; no filemarks, SPACE or ERASE.

@@ -70,6 +70,30 @@ type command struct {
 	completeAt             sched.Time // when it became whole
 	sending                bool       // DATA IN of a read block running
 	drainN                 int        // bytes of the chunk being copied
+
+	// The second buffer of a multi-block WRITE (Params.Buffers): ahead
+	// says DATA OUT is filling spare with block+1 while buf waits for
+	// block's slot; aheadComplete and aheadAt are block+1's complete and
+	// completeAt until it becomes the tape's block.
+	spare         []byte
+	ahead         bool
+	aheadComplete bool
+	aheadAt       sched.Time
+}
+
+// rx is the buffer DATA OUT is filling, and rxBlock its block.
+func (c *command) rx() []byte {
+	if c.ahead {
+		return c.spare
+	}
+	return c.buf
+}
+
+func (c *command) rxBlock() int {
+	if c.ahead {
+		return c.block + 1
+	}
+	return c.block
 }
 
 // Continuations of the drive's own bytes on the bus (scsi.Cont.Op), after
@@ -88,7 +112,7 @@ type events struct {
 	command, status, rewound, unloaded, loaded    sched.Event
 	plan, positioned, backedUp, deadline, launch  sched.Event
 	slot, written, verified, read, checked, chunk sched.Event
-	idle                                          sched.Event
+	idle, prepared                                sched.Event
 }
 
 // pend holds the arguments of the pending events and of the short
@@ -97,6 +121,7 @@ type pend struct {
 	scsidev.Command // LUN, CDB, status, the short byte run
 
 	deadlineB, launchB, slotB, writtenB, readB, checkedB int
+	preparedB                                            int
 	deadlineOp, launchOp, slotOp                         op
 	deadlineSlot                                         sched.Time
 	launchAt                                             position
@@ -208,13 +233,14 @@ func (d *Drive) bind(t *scsi.Target) {
 	e.checked.Init(n+"checked", d.checked)
 	e.chunk.Init(n+"FIFO chunk", d.chunkCopied)
 	e.idle.Init(n+"idle", d.idleStop)
+	e.prepared.Init(n+"prepared", d.prepared)
 	d.s.Own(d.events()...)
 }
 
 func (d *Drive) events() scsidev.Events {
 	e := &d.ev
 	return scsidev.Events{&e.command, &e.status, &e.rewound, &e.unloaded, &e.loaded, &e.plan, &e.positioned,
-		&e.backedUp, &e.deadline, &e.launch, &e.slot, &e.written, &e.verified, &e.read, &e.checked, &e.chunk, &e.idle}
+		&e.backedUp, &e.deadline, &e.launch, &e.slot, &e.written, &e.verified, &e.read, &e.checked, &e.chunk, &e.idle, &e.prepared}
 }
 
 // Params returns the drive's parameters.
@@ -521,6 +547,9 @@ func (d *Drive) readWrite(now sched.Time, cdb []byte) {
 			return
 		}
 		c.op = opWrite
+		if count > 1 && d.p.Buffers > 1 {
+			c.spare = make([]byte, d.p.BlockSize)
+		}
 	}
 	d.cancel(d.idle)
 	d.idle = nil
@@ -534,10 +563,23 @@ func (d *Drive) readWrite(now sched.Time, cdb []byte) {
 func (d *Drive) startBlock(now sched.Time) {
 	c := d.cmd
 	if c.op == opWrite {
-		c.received, c.stored, c.fifo = 0, 0, 0
-		c.complete, c.draining, c.reqPending = false, false, false
-		d.requestNext()
+		c.complete = false
+		d.startReceive()
 	}
+	d.headFor(now)
+}
+
+// startReceive starts DATA OUT of the next block into the buffer rx.
+func (d *Drive) startReceive() {
+	c := d.cmd
+	c.received, c.stored, c.fifo = 0, 0, 0
+	c.draining, c.reqPending = false, false
+	d.requestNext()
+}
+
+// headFor makes the command's current block the tape's target.
+func (d *Drive) headFor(now sched.Time) {
+	c := d.cmd
 	c.sending = false
 	if c.block != d.backedUpFor {
 		d.backedUpFor = -1 // the host went elsewhere: a later visit is a seek
@@ -567,13 +609,13 @@ func (d *Drive) blockByte(now sched.Time, b byte) {
 		return
 	}
 	c.reqPending = false
-	c.buf[c.received] = b
+	c.rx()[c.received] = b
 	c.received++
 	c.fifo++
 	if c.fifo >= d.p.FIFOSize-1 && c.received < d.p.BlockSize {
 		d.stats.FIFOFull++
 		if len(d.obs) != 0 {
-			d.trace("FIFO full after byte %d of block %d: REQ held off", c.received-1, c.block)
+			d.trace("FIFO full after byte %d of block %d: REQ held off", c.received-1, c.rxBlock())
 		}
 	}
 	d.drain()
@@ -610,8 +652,14 @@ func (d *Drive) chunkCopied(now sched.Time) {
 	c.fifo -= n
 	c.stored += n
 	if c.stored == d.p.BlockSize {
+		if c.ahead {
+			c.aheadComplete, c.aheadAt = true, now
+			d.trace("block %d complete in the second buffer", c.block+1)
+			return
+		}
 		c.complete, c.completeAt = true, now
 		d.trace("block %d complete in the buffer", c.block)
+		d.armPrepared(now)
 		d.plan(now)
 		return
 	}
@@ -668,6 +716,11 @@ func (d *Drive) replan(now sched.Time, anticipating bool) {
 	if d.moving {
 		tSlot := d.t0 + (xs - d.x0)
 		td := tSlot - d.lead(o)
+		if c := d.cmd; o == opWrite && d.readyFor(b, o) && c.completeAt+d.p.BlockPrepare <= tSlot-d.p.ArmLead {
+			// Already complete (the second buffer): it only needs
+			// its preparation done and the formatter armed.
+			td = tSlot - d.p.ArmLead
+		}
 		if td >= now && xs-d.posAt(now) <= sched.Time(d.p.SearchAhead)*d.p.SlotTime {
 			d.pend.deadlineB, d.pend.deadlineOp, d.pend.deadlineSlot = b, o, tSlot
 			d.plan1 = d.at(td, &d.ev.deadline)
@@ -814,10 +867,47 @@ func (d *Drive) slot(now sched.Time, b int, o op) {
 	d.at(dataEnd+d.p.ReadCheck, &d.ev.checked)
 }
 
+// armPrepared: with a second buffer and more blocks to come, the firmware
+// takes the next block once it has prepared this one.
+func (d *Drive) armPrepared(now sched.Time) {
+	c := d.cmd
+	if c.spare == nil || c.ahead || c.block >= c.last {
+		return
+	}
+	d.pend.preparedB = c.block
+	d.at(max(now, c.completeAt+d.p.BlockPrepare), &d.ev.prepared)
+}
+
+// prepared: the firmware has prepared the tape's block; the second buffer
+// takes the next block's DATA OUT while this one waits for its slot.
+func (d *Drive) prepared(sched.Time) {
+	c := d.cmd
+	if c == nil || c.op != opWrite || c.spare == nil || c.ahead || c.block != d.pend.preparedB || c.block >= c.last {
+		return
+	}
+	c.ahead, c.aheadComplete = true, false
+	d.trace("block %d: DATA OUT into the second buffer", c.block+1)
+	d.startReceive()
+}
+
 // written: block b's data field has passed the head.
 func (d *Drive) written(now sched.Time) {
 	b := d.pend.writtenB
 	c := d.cmd
+	if b < c.last && c.ahead {
+		// The second buffer's block is next; the written one's buffer
+		// becomes the spare. The tape heads on for it (anticipate) as
+		// for any next block, now knowing whether it is complete.
+		c.block = b + 1
+		c.buf, c.spare = c.spare, c.buf
+		c.ahead = false
+		c.complete, c.completeAt = c.aheadComplete, c.aheadAt
+		if c.complete {
+			d.armPrepared(now)
+		}
+		d.anticipate(now, b)
+		return
+	}
 	d.anticipate(now, b)
 	if b < c.last {
 		c.block = b + 1

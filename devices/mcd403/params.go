@@ -138,6 +138,16 @@ type Params struct {
 	DrainByteTime sched.Time
 	// DrainChunkOverhead: per chunk (poll, pointer update) [A] 20 us.
 	DrainChunkOverhead sched.Time
+	// Buffers: block buffers of the controller [A] 2. A WRITE of one
+	// block uses one: GOOD comes only after the block is on tape and
+	// checked, so the host cannot be ahead of the tape. In a WRITE of
+	// several blocks the firmware takes the next block's DATA OUT into the
+	// second buffer as soon as it has prepared the current one
+	// (BlockPrepare), while the current one waits for its slot: then the
+	// drive's own per-block work (transfer and prepare, about 364 ms) fits
+	// two slots and a frame gap (444.6 ms) and a fast host streams at 2:1
+	// (docs/TAPE.md 4). 1 restores the single buffer.
+	Buffers int
 	// SearchAhead: a target farther ahead than this is reached by stopping
 	// and searching at SearchFactor speed, not by streaming to it [A] 20
 	// slots.
@@ -173,6 +183,7 @@ func DefaultParams() Params {
 		DrainChunk:         64,
 		DrainByteTime:      8 * sched.Microsecond,
 		DrainChunkOverhead: 20 * sched.Microsecond,
+		Buffers:            2,
 		SearchAhead:        20,
 	}
 }
@@ -182,6 +193,8 @@ func (p Params) Validate() error {
 	switch {
 	case p.Blocks <= 0 || p.BlockSize <= 0 || p.Tracks <= 0:
 		return fmt.Errorf("mcd403: blocks %d, block size %d and tracks %d must be positive", p.Blocks, p.BlockSize, p.Tracks)
+	case p.Buffers < 1 || p.Buffers > 2:
+		return fmt.Errorf("mcd403: %d block buffers: the model has one or two", p.Buffers)
 	case p.MaxInterleave < 1:
 		return fmt.Errorf("mcd403: max interleave %d < 1", p.MaxInterleave)
 	case p.SlotTime <= 0 || p.DataTime <= 0 || p.DataTime > p.SlotTime:

@@ -51,6 +51,11 @@ type CommandState struct {
 	CompleteAt sched.Time
 	Sending    bool
 	DrainN     int
+	// The second buffer of a multi-block WRITE (nil without one).
+	Spare         []byte
+	Ahead         bool
+	AheadComplete bool
+	AheadAt       sched.Time
 }
 
 // State is the drive's complete state, for display and save states: the
@@ -85,6 +90,7 @@ type State struct {
 	WrittenB     int
 	ReadB        int
 	CheckedB     int
+	PreparedB    int
 	DeadlineOp   uint8
 	LaunchOp     uint8
 	SlotOp       uint8
@@ -129,7 +135,7 @@ func (d *Drive) State() State {
 		Sense: d.sense.fields(), Stats: d.stats,
 		LUN: p.LUN, CDB: clone(p.CDB), Status: p.Status, Out: clone(p.Out), In: clone(p.In), InN: p.InN, Then: p.Then,
 		DeadlineB: p.deadlineB, LaunchB: p.launchB, SlotB: p.slotB, WrittenB: p.writtenB, ReadB: p.readB, CheckedB: p.checkedB,
-		DeadlineOp: uint8(p.deadlineOp), LaunchOp: uint8(p.launchOp), SlotOp: uint8(p.slotOp),
+		PreparedB: p.preparedB, DeadlineOp: uint8(p.deadlineOp), LaunchOp: uint8(p.launchOp), SlotOp: uint8(p.slotOp),
 		DeadlineSlot: p.deadlineSlot, LaunchAt: p.launchAt, CheckedFail: p.checkedFail, CheckedBlank: p.checkedBlank}
 	if d.plan1 != nil {
 		st.Plan = d.plan1.Name()
@@ -152,7 +158,8 @@ func (d *Drive) State() State {
 	if c := d.cmd; c != nil {
 		st.Command = &CommandState{Write: c.op == opWrite, Block: c.block, Last: c.last, Buf: clone(c.buf),
 			Received: c.received, Stored: c.stored, FIFO: c.fifo, Draining: c.draining, ReqPending: c.reqPending,
-			Complete: c.complete, CompleteAt: c.completeAt, Sending: c.sending, DrainN: c.drainN}
+			Complete: c.complete, CompleteAt: c.completeAt, Sending: c.sending, DrainN: c.drainN,
+			Spare: clone(c.spare), Ahead: c.ahead, AheadComplete: c.aheadComplete, AheadAt: c.aheadAt}
 	}
 	return st
 }
@@ -212,7 +219,8 @@ func (d *Drive) SetState(st State) error {
 	if err != nil {
 		return err
 	}
-	if c := st.Command; c != nil && (len(c.Buf) != d.p.BlockSize || c.Received > d.p.BlockSize) {
+	if c := st.Command; c != nil && (len(c.Buf) != d.p.BlockSize || c.Received > d.p.BlockSize ||
+		(c.Spare != nil && len(c.Spare) != d.p.BlockSize) || (c.Ahead && c.Spare == nil)) {
 		return fmt.Errorf("mcd403: saved block buffer of %d bytes, the drive's is %d", len(c.Buf), d.p.BlockSize)
 	}
 	d.loaded, d.retensionUntil, d.moving, d.x0, d.t0, d.busyUntil = st.Loaded, st.RetensionUntil, st.Moving, st.X0, st.T0, st.BusyUntil
@@ -224,7 +232,7 @@ func (d *Drive) SetState(st State) error {
 	d.sense, d.stats, d.plan1, d.idle = senseFrom(st.Sense), st.Stats, plan1, idle
 	d.pend = pend{Command: scsidev.Command{LUN: st.LUN, CDB: clone(st.CDB), Status: st.Status, Out: clone(st.Out),
 		In: clone(st.In), InN: st.InN, Then: st.Then}, deadlineB: st.DeadlineB, launchB: st.LaunchB, slotB: st.SlotB, writtenB: st.WrittenB,
-		readB: st.ReadB, checkedB: st.CheckedB, deadlineOp: op(st.DeadlineOp), launchOp: op(st.LaunchOp),
+		readB: st.ReadB, checkedB: st.CheckedB, preparedB: st.PreparedB, deadlineOp: op(st.DeadlineOp), launchOp: op(st.LaunchOp),
 		slotOp: op(st.SlotOp), deadlineSlot: st.DeadlineSlot, launchAt: st.LaunchAt,
 		checkedFail: st.CheckedFail, checkedBlank: st.CheckedBlank}
 	d.cmd = nil
@@ -235,7 +243,8 @@ func (d *Drive) SetState(st State) error {
 		}
 		d.cmd = &command{op: o, block: c.Block, last: c.Last, buf: clone(c.Buf), received: c.Received, stored: c.Stored,
 			fifo: c.FIFO, draining: c.Draining, reqPending: c.ReqPending, complete: c.Complete, completeAt: c.CompleteAt,
-			sending: c.Sending, drainN: c.DrainN}
+			sending: c.Sending, drainN: c.DrainN,
+			spare: clone(c.Spare), ahead: c.Ahead, aheadComplete: c.AheadComplete, aheadAt: c.AheadAt}
 	}
 	if d.tape != nil {
 		d.lay = newLayout(d.p.Blocks, d.tape.Interleave())

@@ -75,3 +75,41 @@ func TestSetStateRefusesAnotherCartridge(t *testing.T) {
 	st.Plan = "somebody else's"
 	assert.ErrorContains(t, r.d.SetState(st), "is not the drive's")
 }
+
+// TestStateWithTheSecondBufferRoundTrips saves a three-block WRITE while
+// block 11 streams into the second buffer and block 10 waits for its slot,
+// and restores it into a second drive; a state whose second buffer is
+// missing is refused.
+func TestStateWithTheSecondBufferRoundTrips(t *testing.T) {
+	r := newRig(t, rigOpts{interleave: 3})
+	out := append(append(pattern(10, 8192), pattern(11, 8192)...), pattern(12, 8192)...)
+	r.h.Start(tapeID, rw(OpWrite, 10, 3), out, false, 0)
+	for r.d.cmd == nil || !r.d.cmd.ahead || r.d.BytesReceived() < 3000 {
+		r.s.Advance(r.s.Next())
+	}
+	st := r.d.State()
+	require.NotNil(t, st.Command)
+	assert.True(t, st.Command.Ahead)
+	assert.Equal(t, 10, st.Command.Block)
+	assert.True(t, st.Command.Complete, "block 10 waits for its slot")
+	assert.True(t, bytes.Equal(pattern(11, 8192)[:st.Command.Received], st.Command.Spare[:st.Command.Received]), "block 11 in the second buffer")
+	_, err := r.s.State()
+	require.NoError(t, err, "every pending event is owned")
+
+	path := filepath.Join(t.TempDir(), "t2.tape")
+	require.NoError(t, Create(path, 3))
+	tape, err := Open(path, false)
+	require.NoError(t, err)
+	d2, _ := Attach(scsi.NewBus(sched.New()), tapeID, "mcd403", DefaultParams(), tape)
+	defer d2.Close()
+	require.NoError(t, d2.SetState(st))
+	st2 := d2.State()
+	st2.Position, st2.Streaming = st.Position, st.Streaming
+	assert.Equal(t, st, st2)
+
+	bad := st
+	c := *st.Command
+	c.Spare = nil
+	bad.Command = &c
+	assert.ErrorContains(t, d2.SetState(bad), "saved block buffer")
+}
