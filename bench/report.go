@@ -22,7 +22,7 @@ type RowResult struct {
 	Result
 }
 
-// RowJSON is one object of `lbplus bench seed --json` (issues 6 and 14): the
+// RowJSON is one object of `lbplus bench seed --json`: the
 // story's figure as the post wrote it ("12787", "< 3000") and as a number,
 // the deviation from it, the tolerance, and why the row failed, so scripts
 // can regression-check without parsing the table.

@@ -14,15 +14,14 @@ type Row struct {
 	Story      float64 // bytes/s the story measured, 0 if none
 	StoryBelow float64 // the story's upper bound ("under 3K"), 0 if none
 	// Tolerance is how far, as a fraction of Story, the measured rate may
-	// lie from it (issue 13: 1 % for every streaming row); 0 for a row
+	// lie from it (1 % for every streaming row); 0 for a row
 	// without a story figure.
 	Tolerance float64
 	Note      string
 }
 
-// Row tolerances: issue 6 asked for the best row within 3 % and the
-// byte-by-byte and 4K x2 burst rows within 10 %; issue 13 (the frame gap,
-// docs/TAPE.md) tightens all three streaming rates to 1 %. The BIOS row
+// Row tolerances: all three streaming rates within 1 % (reachable because
+// the tape model has the frame gap, docs/TAPE.md). The BIOS row
 // must stay under its bound with the tape repositioning (ReposEvery).
 const (
 	BestRowTolerance  = 0.01

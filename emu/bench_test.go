@@ -114,7 +114,7 @@ const sliceT = 10 * sched.Millisecond
 // "board/koron" is the ratio of the rates. The "-cpu" ratios divide by each
 // part's CPU time on this thread instead, which other processes do not
 // inflate: "board/z80host-cpu" is the board's cost over the bare timed CPU
-// (the issue allows 5%), "z80host/koron-cpu" the timed CPU's over koron.
+// (the goal: at most 5 %), "z80host/koron-cpu" the timed CPU's over koron.
 func BenchmarkPeerWorkload(b *testing.B) {
 	for _, w := range []int{1, 2} {
 		rom := peerROM(b, w)

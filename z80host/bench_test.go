@@ -133,7 +133,7 @@ func BenchmarkPeerW2(b *testing.B) { benchProgram(b, peerWorkload(b, "2")) }
 // koron-go/z80's bare Step loop, alternating in 1 M T-state slices inside
 // one benchmark run so that host load hits both alike. Each side's rate is
 // its emulated T-states per second of this thread's CPU time; "z80host/koron"
-// is their ratio (the issue asks for at least 0.7).
+// is their ratio (the goal: at least 0.7).
 func BenchmarkPeerSideBySide(b *testing.B) {
 	for _, w := range []string{"1", "2"} {
 		prog := peerWorkload(b, w)

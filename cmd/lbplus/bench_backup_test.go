@@ -63,7 +63,7 @@ func TestBenchBackupJSON(t *testing.T) {
 	assert.Error(t, err)
 }
 
-// A failed run exits non-zero and its JSON says why (issue 14 item 4).
+// A failed run exits non-zero and its JSON says why.
 func TestBenchBackupFailedRun(t *testing.T) {
 	var out, errb bytes.Buffer
 	rootCmd.SetOut(&out)

@@ -15,7 +15,7 @@ func TestBenchTapeJSON(t *testing.T) {
 	rootCmd.SetArgs([]string{"bench", "tape", "--json", "--interleave", "3", "--burst", "16,256", "--blocks", "3"})
 	defer rootCmd.SetArgs(nil)
 	// The 256-byte run hangs: the results are all printed, and the exit
-	// is non-zero (issue 14 item 4).
+	// is non-zero.
 	assert.EqualError(t, rootCmd.Execute(), "1 of 2 runs failed")
 	var rows []map[string]any
 	require.NoError(t, json.Unmarshal(out.Bytes(), &rows), out.String())

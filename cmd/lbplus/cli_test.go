@@ -21,9 +21,9 @@ import (
 	"github.com/lbplus/lbplus/devices/acb4000"
 )
 
-// The scripted bad-input run of issue 14: the real binary, built once, with
-// every bad input the issue lists and the README's examples with one
-// argument corrupted. Each must print one clear line on stderr naming the
+// The scripted bad-input run: the real binary, built once, with every kind
+// of bad input a user can give and the README's examples with one argument
+// corrupted. Each must print one clear line on stderr naming the
 // problem, exit non-zero, leave no file behind and change none, and never
 // panic or hang.
 
@@ -256,8 +256,9 @@ func TestCLIVersion(t *testing.T) {
 	assert.Regexp(t, `^lbplus \S+.*go1\.\d+`, r.stdout)
 }
 
-// TestCLIPipedInput: with piped input the board answers it before run ends
-// (issue 14 item 9): the space enters the monitor, H prints its help.
+// TestCLIPipedInput: with piped input the board answers it before run ends,
+// as a script feeding the console expects: the space enters the monitor, H
+// prints its help.
 func TestCLIPipedInput(t *testing.T) {
 	dir := t.TempDir()
 	r := runCLI(t, dir, " H\r", 120*time.Second, "run", "--speed", "max", "--rom", "", "--hd0", "")

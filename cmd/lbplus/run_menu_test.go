@@ -12,7 +12,7 @@ import (
 )
 
 // TestMenuResetAndNMI: after DI; HALT only the escape prompt's reset (or
-// an NMI) gets the board going again (issue 14 item 9).
+// an NMI) gets the board going again.
 func TestMenuResetAndNMI(t *testing.T) {
 	r, err := asm.AssembleString(`
 	org 0

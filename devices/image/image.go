@@ -4,7 +4,7 @@
 // have them (a dd copy of a drive, a BlueSCSI file), the blocks alone
 // (OpenRaw).
 //
-// It gives the device models three guarantees the issue asks for:
+// It gives the device models three guarantees:
 //
 //   - An image is opened by one emulator at a time: Open takes an exclusive
 //     flock(2) on the image file (shared for read-only opens). The kernel

@@ -52,8 +52,8 @@ var (
 	hostBurst8K = simHost{"burst 8K x1", 51 * sched.Millisecond, 2 * sched.Millisecond, 6340 * sched.Nanosecond, 32 * sched.Millisecond}
 	hostBurst4K = simHost{"burst 4K x2", 68 * sched.Millisecond, 2 * sched.Millisecond, 6340 * sched.Nanosecond, 33 * sched.Millisecond}
 	// BIOS 128-byte calls with byte-by-byte handshakes at disk 2:1: BACKUP
-	// on the board takes 420-440 ms a block; the reading of the
-	// story is "more than 2.7 s a block" (both are run).
+	// on the board takes 420-440 ms a block; docs/HARDWARE.md 7 reads the
+	// story's row 1 as 2.7 s or more a block (both are run).
 	hostBIOS     = simHost{"BIOS 128-byte calls (0.43 s)", 300 * sched.Millisecond, 2 * sched.Millisecond, 15 * sched.Microsecond, 20 * sched.Millisecond}
 	hostBIOSSlow = simHost{"BIOS 128-byte calls (2.7 s)", 2700 * sched.Millisecond, 2 * sched.Millisecond, 15 * sched.Microsecond, 0}
 )

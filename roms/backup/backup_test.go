@@ -37,7 +37,7 @@ func TestFieldsMatchSource(t *testing.T) {
 	}
 }
 
-// pasmo is the reference assembler (issue 2): the same source must give the
+// pasmo is the reference assembler: the same source must give the
 // same bytes.
 func TestSameBytesAsPasmo(t *testing.T) {
 	pasmo, err := exec.LookPath("pasmo")
