@@ -43,8 +43,8 @@ func TestCorpus(t *testing.T) {
 }
 
 // TestPeerWorkload assembles the peer benchmark ROM (kept beside the
-// repository, in ../shared/bench) with the defines the benchmark uses and
-// compares it with pasmo.
+// repository, not in it) with the defines the benchmark uses and compares
+// it with pasmo.
 func TestPeerWorkload(t *testing.T) {
 	const p = "../../shared/bench/peer-workload.asm"
 	data, err := os.ReadFile(p)

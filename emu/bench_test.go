@@ -19,7 +19,7 @@ import (
 )
 
 // peerDir holds the peer workload, a benchmark program kept beside the
-// repository (../shared/bench relative to its root), not in it.
+// repository, not in it.
 var peerDir = filepath.Join("..", "..", "shared", "bench")
 
 // needPeer fails the test under CI (CI=true) when the peer workload is

@@ -99,7 +99,7 @@ func benchProgram(b *testing.B, prog []byte) {
 func BenchmarkLoop(b *testing.B) { benchProgram(b, loopW1) }
 
 // peerWorkload assembles the peer workload, a benchmark program kept beside
-// the repository (../shared/bench relative to its root), with pasmo. Under
+// the repository, not in it, with pasmo. Under
 // CI (CI=true) a missing file fails the benchmark; elsewhere it skips.
 func peerWorkload(b *testing.B, w string) []byte {
 	src := "../../shared/bench/peer-workload.asm"
