@@ -51,6 +51,13 @@ func (a Board) WatchMemory(fn func(t uint64, addr uint16, v uint8, write bool)) 
 	})
 }
 
+// Poke writes p to RAM at addr (beneath the ROM overlay, as a Z80 write
+// would).
+func (a Board) Poke(addr uint16, p []byte) { a.B.LoadRAM(addr, p) }
+
+// SetRegs sets the CPU's registers.
+func (a Board) SetRegs(r z80host.Regs) { a.B.CPU().SetRegs(r) }
+
 // SaveState writes the machine's state (docs/STATE.md).
 func (a Board) SaveState(w io.Writer) error { return a.B.SaveState(w) }
 

@@ -508,6 +508,85 @@ func (d *Debugger) StepFloppyCommand() (*Stop, error) { return d.runMode(stepFlo
 // StepIndex runs to the next index pulse of a floppy drive.
 func (d *Debugger) StepIndex() (*Stop, error) { return d.runMode(stepIndex) }
 
+// Editor is a Machine whose memory and registers the user may change.
+type Editor interface {
+	Poke(addr uint16, p []byte)
+	SetRegs(r z80host.Regs)
+}
+
+// Poke writes bytes to memory (RAM; a write under the ROM overlay lands
+// in the RAM beneath, as the Z80's would).
+func (d *Debugger) Poke(addr uint16, p []byte) error {
+	e, ok := d.m.(Editor)
+	if !ok {
+		return errors.New("this machine's memory cannot be edited")
+	}
+	e.Poke(addr, p)
+	return nil
+}
+
+// SetReg sets one register by name (A, F, BC, HL, IX, SP, PC, I, R, ...).
+func (d *Debugger) SetReg(name string, v uint16) error {
+	e, ok := d.m.(Editor)
+	if !ok {
+		return errors.New("this machine's registers cannot be edited")
+	}
+	r := d.m.Regs()
+	hi := func(p *uint16) { *p = *p&0x00FF | v<<8 }
+	lo := func(p *uint16) { *p = *p&0xFF00 | v&0xFF }
+	switch strings.ToUpper(name) {
+	case "AF":
+		r.AF = v
+	case "BC":
+		r.BC = v
+	case "DE":
+		r.DE = v
+	case "HL":
+		r.HL = v
+	case "IX":
+		r.IX = v
+	case "IY":
+		r.IY = v
+	case "SP":
+		r.SP = v
+	case "PC":
+		r.PC = v
+	case "AF'":
+		r.AltAF = v
+	case "BC'":
+		r.AltBC = v
+	case "DE'":
+		r.AltDE = v
+	case "HL'":
+		r.AltHL = v
+	case "A":
+		hi(&r.AF)
+	case "F":
+		lo(&r.AF)
+	case "B":
+		hi(&r.BC)
+	case "C":
+		lo(&r.BC)
+	case "D":
+		hi(&r.DE)
+	case "E":
+		lo(&r.DE)
+	case "H":
+		hi(&r.HL)
+	case "L":
+		lo(&r.HL)
+	case "I":
+		r.I = uint8(v)
+	case "R":
+		r.R = uint8(v)
+	default:
+		return fmt.Errorf("set: unknown register %q", name)
+	}
+	e.SetRegs(r)
+	d.curPC = r.PC
+	return nil
+}
+
 // StateSaver is a Machine that can save and load its whole state.
 type StateSaver interface {
 	SaveState(w io.Writer) error

@@ -58,6 +58,9 @@ breakpoints:
   breaks | delete ID | enable ID | disable ID
 looking:
   regs | dis [ADDR] [N] | mem ADDR [N] | stack [N] | bt | history [N] | print EXPR | time
+editing:
+  poke ADDR BYTE...           write memory (RAM, also beneath the ROM)
+  set REGISTER EXPR           set a register (A, HL, SP, PC, AF', ...)
   ncr                         the 5380's registers, bit by bit
   bus                         the SCSI lines and the current phase
   phases [N] | commands [N]   decoded bus phases and commands
@@ -247,6 +250,38 @@ func (x *Text) Exec(line string) error {
 		for _, h := range d.History(n) {
 			fmt.Fprintf(x.Out, "T=%-12d %s\n", h.T, d.Syms.Label(h.PC))
 		}
+	case "poke":
+		if len(args) < 2 {
+			return errors.New("poke ADDR BYTE...")
+		}
+		addr, err := d.Syms.Address(args[0])
+		if err != nil {
+			return err
+		}
+		var p []byte
+		for _, a := range args[1:] {
+			v, err := parseByte(a)
+			if err != nil {
+				return err
+			}
+			p = append(p, v)
+		}
+		if err := d.Poke(addr, p); err != nil {
+			return err
+		}
+		x.dump(addr, len(p))
+	case "set":
+		if len(args) < 2 {
+			return errors.New("set REGISTER EXPR")
+		}
+		v, err := d.Eval(strings.Join(args[1:], " "))
+		if err != nil {
+			return err
+		}
+		if err := d.SetReg(args[0], v); err != nil {
+			return err
+		}
+		fmt.Fprintln(x.Out, RegsText(d.m.Regs()))
 	case "print", "p", "eval":
 		v, err := d.Eval(strings.Join(args, " "))
 		if err != nil {

@@ -102,3 +102,20 @@ func TestTextCycles(t *testing.T) {
 	}
 	assert.True(t, found, "an OUT to the ICR raised ACK within 200 instructions")
 }
+
+func TestTextEditing(t *testing.T) {
+	r, x, out := textRig(t)
+	require.NoError(t, x.Exec("poke 9000 12 34 0x56"))
+	assert.Equal(t, []byte{0x12, 0x34, 0x56}, []byte{r.b.RAM(0x9000), r.b.RAM(0x9001), r.b.RAM(0x9002)})
+	assert.Contains(t, out.String(), "9000  12 34 56")
+	require.NoError(t, x.Exec("set HL 9000h+1"))
+	require.NoError(t, x.Exec("set a PEEK(HL)"))
+	require.NoError(t, x.Exec("set pc 0100h"))
+	regs := r.b.CPU().Regs()
+	assert.Equal(t, uint16(0x9001), regs.HL)
+	assert.Equal(t, uint16(0x34), regs.AF>>8)
+	assert.Equal(t, uint16(0x0100), regs.PC)
+	for _, bad := range []string{"poke 9000", "poke 9000 123", "set QQ 1", "set HL (", "poke nowhere 1"} {
+		assert.Error(t, x.Exec(bad), bad)
+	}
+}

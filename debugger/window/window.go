@@ -24,6 +24,7 @@ import (
 	"image"
 	"image/color"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -108,11 +109,16 @@ type Window struct {
 	// MemAddr is the first address of the memory panel.
 	MemAddr      uint16
 	ConsoleFocus bool
-	frames       uint64
-	canvas       *ebiten.Image
-	quit         error
-	lastTick     time.Duration // host time at the end of the last Tick at maximum speed
-	disLines     []debugger.DisLine
+	// MemEdit: the keyboard edits memory at MemCursor.
+	MemEdit   bool
+	MemCursor uint16
+	memNibble int
+	memHi     byte
+	frames    uint64
+	canvas    *ebiten.Image
+	quit      error
+	lastTick  time.Duration // host time at the end of the last Tick at maximum speed
+	disLines  []debugger.DisLine
 }
 
 // New returns a paused window on d.
@@ -303,7 +309,28 @@ var keys = []ebiten.Key{ebiten.KeyF2, ebiten.KeyF3, ebiten.KeyF4, ebiten.KeyF5, 
 
 func (w *Window) input() {
 	shift := ebiten.IsKeyPressed(ebiten.KeyShift)
-	if w.ConsoleFocus {
+	if w.MemEdit {
+		for _, r := range ebiten.AppendInputChars(nil) {
+			w.MemKey(r)
+		}
+		for _, k := range []struct {
+			k ebiten.Key
+			d int
+		}{{ebiten.KeyArrowLeft, -1}, {ebiten.KeyArrowRight, 1}, {ebiten.KeyArrowUp, -16}, {ebiten.KeyArrowDown, 16}} {
+			if inpututil.IsKeyJustPressed(k.k) {
+				w.EditMemory(w.MemCursor + uint16(k.d))
+			}
+		}
+		if inpututil.IsKeyJustPressed(ebiten.KeyEscape) || inpututil.IsKeyJustPressed(ebiten.KeyEnter) {
+			w.MemEdit = false
+		}
+		for _, k := range []ebiten.Key{ebiten.KeyF2, ebiten.KeyF3, ebiten.KeyF4, ebiten.KeyF5, ebiten.KeyF6, ebiten.KeyF7,
+			ebiten.KeyF8, ebiten.KeyF9, ebiten.KeyF10, ebiten.KeyF11} {
+			if inpututil.IsKeyJustPressed(k) {
+				w.Key(k, shift)
+			}
+		}
+	} else if w.ConsoleFocus {
 		var typed []byte
 		for _, r := range ebiten.AppendInputChars(nil) {
 			if r < 0x80 {
@@ -350,6 +377,18 @@ func (w *Window) input() {
 			for _, b := range []ebiten.MouseButton{ebiten.MouseButtonLeft, ebiten.MouseButtonRight} {
 				if inpututil.IsMouseButtonJustPressed(b) {
 					w.SetCursor(b == ebiten.MouseButtonRight, t, shift)
+				}
+			}
+		}
+	}
+	if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) {
+		w.MemEdit = false
+		if p.In(memArea) {
+			row := (y - memArea.Min.Y - 18) / lineH
+			col := int(float64(x-memArea.Min.X-6) / charW)
+			for j := 0; j < 16; j++ {
+				if row >= 0 && row < memRows && col >= memCol(j) && col < memCol(j)+2 {
+					w.EditMemory(w.MemAddr + uint16(16*row+j))
 				}
 			}
 		}
@@ -636,10 +675,18 @@ func (w *Window) drawBus(c *ebiten.Image) {
 	print(c, busArea.Min.X+6, busArea.Min.Y+37, "phase "+ph.String()+extra, colText)
 }
 
+// memCol is the text column of byte j (0-15) in a memory line: "8000  "
+// then the bytes in pairs, "XXXX ".
+func memCol(j int) int { return 6 + j/2*5 + j%2*2 }
+
 func (w *Window) drawMem(c *ebiten.Image) {
-	panel(c, memArea, fmt.Sprintf("Memory %04Xh (PgUp/PgDn)", w.MemAddr))
+	title := fmt.Sprintf("Memory %04Xh (PgUp/PgDn; click a byte to edit)", w.MemAddr)
+	if w.MemEdit {
+		title = fmt.Sprintf("Memory: editing %04Xh (hex digits, arrows, Esc)", w.MemCursor)
+	}
+	panel(c, memArea, title)
 	m := w.d.Machine()
-	for i := 0; i < (memArea.Dy()-22)/lineH; i++ {
+	for i := 0; i < memRows; i++ {
 		a := w.MemAddr + uint16(16*i)
 		var hex, asc strings.Builder
 		for j := 0; j < 16; j++ {
@@ -654,9 +701,44 @@ func (w *Window) drawMem(c *ebiten.Image) {
 			} else {
 				asc.WriteByte('.')
 			}
+			if w.MemEdit && a+uint16(j) == w.MemCursor {
+				x := memArea.Min.X + 6 + int(float64(memCol(j))*charW)
+				y := memArea.Min.Y + 18 + i*lineH
+				rect(c, image.Rect(x-1, y+1, x+int(2*charW)+1, y+lineH), colSel)
+			}
 		}
 		print(c, memArea.Min.X+6, memArea.Min.Y+18+i*lineH, fmt.Sprintf("%04X  %s %s", a, hex.String(), asc.String()), colText)
 	}
+}
+
+// memRows is how many lines the memory panel shows.
+var memRows = (memArea.Dy() - 22) / lineH
+
+// EditMemory starts editing memory at addr (a click on its byte).
+func (w *Window) EditMemory(addr uint16) {
+	w.MemEdit, w.MemCursor, w.memNibble = true, addr, 0
+	if addr < w.MemAddr || addr >= w.MemAddr+uint16(16*memRows) {
+		w.MemAddr = addr &^ 0xF
+	}
+}
+
+// MemKey is a key typed while editing memory: a hex digit sets the high,
+// then the low half of the byte under the cursor (written through the
+// core, as a Z80 write would be) and moves on.
+func (w *Window) MemKey(r rune) {
+	v, err := strconv.ParseUint(string(r), 16, 8)
+	if err != nil {
+		return
+	}
+	if w.memNibble == 0 {
+		w.memHi, w.memNibble = byte(v), 1
+		return
+	}
+	if err := w.d.Poke(w.MemCursor, []byte{w.memHi<<4 | byte(v)}); err != nil {
+		w.Status = "error: " + err.Error()
+	}
+	w.memNibble = 0
+	w.EditMemory(w.MemCursor + 1)
 }
 
 func (w *Window) drawPanels(c *ebiten.Image) {

@@ -450,3 +450,20 @@ func TestWindowMaxBudget(t *testing.T) {
 	})
 	assert.Greater(t, b.Now(), sched.Time(0))
 }
+
+// The memory panel is an editor: hex digits typed at the cursor write
+// through the core and move the cursor on.
+func TestWindowMemoryEditor(t *testing.T) {
+	w, b := newPIOWindow(t)
+	onGame(func() {
+		w.EditMemory(0x9000)
+		assert.Equal(t, uint16(0x9000), w.MemAddr, "the panel shows the byte")
+		for _, r := range "a5x3C" { // x is not a digit: ignored
+			w.MemKey(r)
+		}
+		assert.Equal(t, uint8(0xA5), b.RAM(0x9000))
+		assert.Equal(t, uint8(0x3C), b.RAM(0x9001))
+		assert.Equal(t, uint16(0x9002), w.MemCursor)
+		w.Render()
+	})
+}
