@@ -80,7 +80,8 @@ func TestSelectionTimeout(t *testing.T) {
 
 // The two handshakes run at the story's rates, seen on the SCSI bus: ACK to
 // ACK inside a DATA IN sector is 60 T = 15 us byte by byte, and 21 T =
-// 5.25 us inside an INIR burst [F STUBBLEBINE "15us per byte to 5.25us per byte"].
+// 5.25 us inside an INIR burst [F STUBBLEBINE: "15us per byte to 5.25us
+// per byte"].
 func TestHandshakeRatesOnBus(t *testing.T) {
 	for _, c := range []struct {
 		mode backup.Handshake

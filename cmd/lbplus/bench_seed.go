@@ -33,7 +33,8 @@ func init() {
 		Short: "Replay every row of the 1990 disk-to-tape table on fresh images",
 		Long: `Runs BACKUP for each row of the story's table (Bill Stubblebine, Usenet,
 20 August 1990) on a fresh board with fresh disk and tape images formatted at
-that row's interleaves, and prints row, settings, measured bytes/s, the story's bytes/s and the deviation.
+that row's interleaves, and prints row, settings, measured bytes/s, the
+story's bytes/s and the deviation.
 Throughput is what BACKUP measured with the CTC: "measured" is the steady
 rate (the first 8 KB block, the tape's start from its load point, left out),
 "whole run" is all bytes over the whole elapsed time. Repositions are the

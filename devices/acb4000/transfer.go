@@ -13,9 +13,9 @@ import (
 //   - the SCSI side moves one half at a time between the buffer and the
 //     host, a byte per REQ/ACK, as fast as the initiator answers.
 //
-// Store and forward [A, docs/HARDWARE.md 9.1]: a read sector goes to the host only
-// once it is complete and its ECC checked; a written sector goes to the
-// platter only once all its 512 bytes are in. The formatter can take a
+// Store and forward [A, docs/HARDWARE.md 9.1]: the host gets a read sector
+// only once the whole of it is in and its ECC checked; a written sector
+// goes to the platter only once all its 512 bytes are in. The formatter can take a
 // sector only if it is armed before the sector's ID passes: armed at the
 // latest of (buffer half ready or the previous ID found) + ArmLatency,
 // (previous data field ended) + ChainLatency, and the head on track. If the
