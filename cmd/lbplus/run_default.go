@@ -10,6 +10,7 @@ import (
 
 	"github.com/lbplus/lbplus/devices/acb4000"
 	"github.com/lbplus/lbplus/roms/cpmbios"
+	"github.com/lbplus/lbplus/roms/cpmutil"
 )
 
 // DefaultDiskName is the default system disk's file in the data directory.
@@ -81,12 +82,18 @@ const readme = `This is lbplus's CP/M 2.2 on an emulated Ampro Little Board/PLUS
 Drives A: to E: are the five 4 MB partitions of the hard disk (an
 ACB-4000 with a Seagate ST-125 at SCSI ID 0). Built in: DIR, ERA, REN,
 SAVE, TYPE, USER, d:. A $$$.SUB file on A: runs when CP/M starts.
+Programs on A:: SUBMIT file [args] (makes $$$.SUB), DUMP file (hex),
+COPY dst=src (wildcards, drives and users: COPY B3:=A:*.TXT), STAT
+[d:][afn] (free space, file sizes).
 
 On the host, lbplus cpm ls/get/put/rm moves files in and out (with
 --part N for drive N+1), and cpmtools reads the partitions as
 lbplus-hd0 to lbplus-hd4 (docs/diskdefs). The disk lives in your data
 directory; delete it to start again from a fresh one.
 `
+
+// defaultPrograms are our CP/M programs (roms/cpmutil) on the default A:.
+var defaultPrograms = []string{"SUBMIT", "DUMP", "COPY", "STAT"}
 
 // putDefaultFiles puts the default system disk's files on A:.
 func putDefaultFiles(path string) error {
@@ -97,6 +104,15 @@ func putDefaultFiles(path string) error {
 	fs, err := cpmbios.PartitionFS(f, 0)
 	if err == nil {
 		err = fs.Write(0, "README.TXT", []byte(strings.ReplaceAll(readme, "\n", "\r\n")+"\x1a"))
+	}
+	for _, name := range defaultPrograms {
+		if err != nil {
+			break
+		}
+		var com []byte
+		if com, err = cpmutil.Program(name); err == nil {
+			err = fs.Write(0, name+".COM", com)
+		}
 	}
 	if err != nil {
 		f.Close()

@@ -85,18 +85,20 @@ func runScriptWith(t *testing.T, setup func(), want, script []string) string {
 
 // `lbplus run` with nothing attached boots CP/M to A> from the default
 // system disk, which it makes in the data directory on first use; what a
-// session saves on it is there in the next session.
+// session saves on it is there in the next session; our programs are on
+// A: and run.
 func TestRunDefaultBootsCPM(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("XDG_DATA_HOME", dir)
 	got := runScript(t,
-		[]string{"A>", "A: README   TXT\r\nA>", "A>", "A: README   TXT : HELLO    COM\r\nA>", "delete it to start again from a fresh one.\r\n"},
-		[]string{"DIR\r", "SAVE 2 HELLO.COM\r", "DIR\r", "TYPE README.TXT\r"})
+		[]string{"A>", "A: README   TXT : SUBMIT   COM : DUMP     COM : COPY     COM\r\nA: STAT     COM\r\nA>", "A>",
+			"A: STAT     COM : HELLO    COM\r\nA>", "delete it to start again from a fresh one.\r\n", "K free of 4080K\r\n"},
+		[]string{"DIR\r", "SAVE 2 HELLO.COM\r", "DIR\r", "TYPE README.TXT\r", "STAT\r"})
 	assert.Contains(t, got, "lbplus CP/M 2.2 BIOS")
 	disk := filepath.Join(dir, "lbplus", DefaultDiskName)
 	assert.FileExists(t, disk)
 	assert.FileExists(t, disk+".toml")
 
-	got = runScript(t, []string{"A>", "A: README   TXT : HELLO    COM\r\nA>"}, []string{"DIR\r"})
+	got = runScript(t, []string{"A>", "A: STAT     COM : HELLO    COM\r\nA>"}, []string{"DIR\r"})
 	assert.Contains(t, got, "HELLO    COM", "the file persists")
 }
