@@ -1,6 +1,8 @@
 package debugger
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -88,6 +90,16 @@ func TestBreakpointsInBackupRun(t *testing.T) {
 		require.NotNil(t, st)
 		assert.Equal(t, n+1, tape.Repositions(), "stopped at the first reposition")
 		executed(st)
+		// The tape's panel shows the drive restarting after it backed up.
+		var panel string
+		for _, p := range DevicePanels(b) {
+			if strings.HasPrefix(p.Title(), "MCD-403") {
+				panel = strings.Join(p.Lines(), "\n")
+			}
+		}
+		assert.Contains(t, panel, "starting (ramp to speed)")
+		assert.Contains(t, panel, fmt.Sprintf("repositions %d,", n+1))
+		assert.Regexp(t, `track [0-9]+[ ,].* along the tape`, panel)
 		require.NoError(t, d.Delete(bp.ID))
 	}
 	dbg, err := bench.Run(row.Setup, bench.Options{Dir: t.TempDir(), OnStart: onStart})

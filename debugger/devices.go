@@ -103,14 +103,35 @@ func (p tapePanel) Title() string { return fmt.Sprintf("MCD-403 at SCSI ID %d", 
 func (p tapePanel) Lines() []string {
 	st := p.d.State()
 	s := st.Stats
-	// The position is tape time at write speed from the load point: it
-	// grows while the tape streams (docs/TAPE.md).
-	pos, motion := st.X0, "stopped"
-	if st.Moving {
-		pos += p.b.Now() - st.T0
+	now := p.b.Now()
+	// The position is tape time at write speed along the serpentine path
+	// from the load point (docs/TAPE.md); while the tape moves between
+	// stops it is where the move will end.
+	var motion string
+	switch {
+	case st.Streaming:
 		motion = "streaming"
+	case st.Moving:
+		motion = "starting (ramp to speed)"
+	case now < st.BusyUntil && st.BackedUpFor >= 0:
+		motion = fmt.Sprintf("repositioning: backing up for block %d", st.BackedUpFor)
+	case now < st.BusyUntil:
+		motion = "moving (seek)"
+	case st.BackedUpFor >= 0:
+		motion = fmt.Sprintf("stopped, backed up for block %d", st.BackedUpFor)
+	case !st.Loaded:
+		motion = "no cartridge"
+	default:
+		motion = "stopped"
 	}
-	out := []string{fmt.Sprintf("%s at %s of tape, heading for block %d", motion, FormatDuration(pos), st.Target)}
+	where := fmt.Sprintf("track %d, between slots", st.Track)
+	if st.Slot >= 0 {
+		where = fmt.Sprintf("track %d slot %d", st.Track, st.Slot)
+		if st.Block >= 0 {
+			where += fmt.Sprintf(" (block %d)", st.Block)
+		}
+	}
+	out := []string{motion, fmt.Sprintf("%s, %s along the tape", where, FormatDuration(st.Position))}
 	if c := st.Command; c != nil {
 		op := "READ"
 		if c.Write {

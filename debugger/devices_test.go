@@ -46,6 +46,7 @@ func TestDevicePanels(t *testing.T) {
 	assert.Contains(t, text(panels[0]), "READ LBA 0 x1")
 	assert.Contains(t, text(panels[1]), "MCD-403 at SCSI ID 1")
 	assert.Contains(t, text(panels[1]), "repositions 0")
+	assert.Contains(t, text(panels[1]), "\nstopped\ntrack 0")
 	assert.Contains(t, text(panels[2]), "drive 0: cylinder 0 side 0, empty")
 	hash := b.TraceHash()
 	for _, p := range panels {
