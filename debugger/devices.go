@@ -40,7 +40,8 @@ func (p fdcPanel) Title() string { return "WD1772" }
 func (p fdcPanel) Lines() []string {
 	f := p.b.FDC()
 	onOff := map[bool]string{false: "off", true: "ON"}
-	out := []string{fmt.Sprintf("status %02Xh track %d sector %d data %02Xh; motor %s, INTRQ %s, DRQ %s",
+	// The registers by the datasheet's names: status, track, sector, data.
+	out := []string{fmt.Sprintf("STR %02Xh TR %d SR %d DR %02Xh; motor %s, INTRQ %s, DRQ %s",
 		f.Peek(0), f.Peek(1), f.Peek(2), f.Peek(3), onOff[f.Motor()], onOff[f.INTRQ()], onOff[f.DRQ()])}
 	for n := 0; n < 4; n++ {
 		if d := p.b.FloppyDrive(n); d != nil {

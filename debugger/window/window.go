@@ -754,9 +754,15 @@ func (w *Window) drawPanels(c *ebiten.Image) {
 		}
 		print(c, panelsArea.Min.X+6, y, p.Title(), colTitle)
 		y += lineH
+		// A line wider than the panel is cut at its edge (ending in
+		// ">"), not drawn over the next panel.
+		width := int(float64(panelsArea.Max.X-panelsArea.Min.X-22) / charW)
 		for _, l := range p.Lines() {
 			if !room() {
 				break
+			}
+			if len(l) > width {
+				l = l[:width-1] + ">"
 			}
 			print(c, panelsArea.Min.X+16, y, l, colText)
 			y += lineH

@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -26,7 +27,12 @@ import (
 	"github.com/lbplus/lbplus/bench"
 	"github.com/lbplus/lbplus/debugger"
 	"github.com/lbplus/lbplus/devices/acb4000"
+	diskimage "github.com/lbplus/lbplus/devices/image"
+	"github.com/lbplus/lbplus/devices/mcd403"
 	"github.com/lbplus/lbplus/emu"
+	"github.com/lbplus/lbplus/roms/backup"
+	"github.com/lbplus/lbplus/roms/cpm"
+	"github.com/lbplus/lbplus/roms/cpmbios"
 	"github.com/lbplus/lbplus/roms/monitor"
 	"github.com/lbplus/lbplus/sched"
 	"github.com/lbplus/lbplus/scsi"
@@ -111,17 +117,24 @@ func newWindow(t *testing.T) (*Window, *emu.Board) {
 }
 
 // newPIOWindow is the window on the tests' own program (testdata/
-// pioread.asm, loaded at 0100h behind a stub ROM) reading block 0 of an
-// ACB-4000 at SCSI ID 0 by programmed I/O: the screenshots depend on
-// nothing another package may change but the models' timing.
+// pioread.asm, loaded at 0100h behind a stub ROM) printing a line on the
+// console and reading block 0 of an ACB-4000 at SCSI ID 0 by programmed
+// I/O, with an MCD-403 at ID 1 and a floppy drive (so that every device
+// panel shows): the screenshots depend on nothing another package may
+// change but the models' timing.
 func newPIOWindow(t *testing.T) (*Window, *emu.Board) {
 	t.Helper()
 	prog, err := asm.Assemble(os.DirFS("testdata"), "pioread.asm", asm.Options{})
 	require.NoError(t, err)
 	cfg := emu.DefaultConfig(emu.StubROM(prog.Org))
-	path := filepath.Join(t.TempDir(), "hd0.img")
+	dir := t.TempDir()
+	path, tape := filepath.Join(dir, "hd0.img"), filepath.Join(dir, "t.tape")
 	require.NoError(t, acb4000.Create(path, acb4000.Geometries["st125"], true, 3))
-	cfg.SCSI = []scsidev.Spec{{ID: 0, Type: "acb4000", Images: []string{path}}}
+	require.NoError(t, mcd403.Create(tape, 3))
+	cfg.SCSI = []scsidev.Spec{{ID: 0, Type: "acb4000", Images: []string{path}}, {ID: 1, Type: "mcd403", Images: []string{tape}}}
+	cfg.Floppies = []emu.Floppy{{Drive: 0}}
+	var w *Window
+	cfg.ConsoleOut = func(_ sched.Time, c byte) { w.Console(c) }
 	b, err := emu.New(cfg)
 	require.NoError(t, err)
 	t.Cleanup(func() { b.Close() })
@@ -129,7 +142,7 @@ func newPIOWindow(t *testing.T) (*Window, *emu.Board) {
 	b.LoadRAM(prog.Org, prog.Bytes)
 	d := debugger.ForBoard(b, debugger.NewRecorder(1<<18))
 	d.Syms.AddResult(prog)
-	w := New(d, Options{Chip: b.NCR5380(), ConsoleIn: b.ConsoleInput, Panels: debugger.DevicePanels(b)})
+	w = New(d, Options{Chip: b.NCR5380(), ConsoleIn: b.ConsoleInput, Panels: debugger.DevicePanels(b)})
 	w.MemAddr = uint16(prog.Symbols["buffer"])
 	return w, b
 }
@@ -232,22 +245,41 @@ func TestWindowSaveLoad(t *testing.T) {
 	})
 }
 
-// The stack stays one level: step over a CALL returns to the next line.
+// F10 over a CALL stops at the next line, the stack at its level; F11
+// into the next CALL and Shift+F11 out of it stop there too.
 func TestWindowStepOver(t *testing.T) {
 	w, _ := newWindow(t)
 	onGame(func() {
-		for i := 0; i < 200000; i++ {
-			r := w.d.Machine().Regs()
-			op := w.d.Machine().Peek(r.PC)
-			if op == 0xCD { // CALL nn
-				w.Key(ebiten.KeyF10, false)
-				assert.Equal(t, r.PC+3, w.d.PC(), "F10 ran the call and stopped after it")
-				assert.Equal(t, r.SP, w.d.Machine().Regs().SP)
-				return
+		// toCall steps with F11 to the next CALL nn.
+		toCall := func() bool {
+			for i := 0; i < 200000; i++ {
+				if w.d.Machine().Peek(w.d.PC()) == 0xCD {
+					return true
+				}
+				w.Key(ebiten.KeyF11, false)
 			}
-			w.Key(ebiten.KeyF11, false)
+			t.Error("no CALL in 200000 instructions")
+			return false
 		}
-		t.Error("no CALL in the first 200000 instructions")
+		if !toCall() {
+			return
+		}
+		r := w.d.Machine().Regs()
+		w.Key(ebiten.KeyF10, false)
+		assert.Equal(t, r.PC+3, w.d.PC(), "F10 ran the call and stopped after it")
+		assert.Equal(t, r.SP, w.d.Machine().Regs().SP)
+
+		if !toCall() {
+			return
+		}
+		r = w.d.Machine().Regs()
+		target := uint16(w.d.Machine().Peek(r.PC+1)) | uint16(w.d.Machine().Peek(r.PC+2))<<8
+		w.Key(ebiten.KeyF11, false)
+		assert.Equal(t, target, w.d.PC(), "F11 went into the call")
+		assert.Equal(t, r.SP-2, w.d.Machine().Regs().SP)
+		w.Key(ebiten.KeyF11, true)
+		assert.Equal(t, r.PC+3, w.d.PC(), "Shift+F11 ran to the return")
+		assert.Equal(t, r.SP, w.d.Machine().Regs().SP)
 	})
 }
 
@@ -466,4 +498,140 @@ func TestWindowMemoryEditor(t *testing.T) {
 		assert.Equal(t, uint16(0x9002), w.MemCursor)
 		w.Render()
 	})
+}
+
+// F7 runs to the next COMMAND phase, F6 to the next phase, F8 to the next
+// byte: the top bar reports each decoded phase as the text front-end does.
+func TestWindowStepKeys(t *testing.T) {
+	w, _ := newPIOWindow(t)
+	onGame(func() {
+		w.Key(ebiten.KeyF7, false)
+		assert.Equal(t, scsi.Command, w.d.Rec.Current().Phase)
+		assert.Contains(t, w.Status, "SELECTION")
+		assert.Contains(t, w.Status, "arbitration/selection of target 0")
+		w.Key(ebiten.KeyF6, false)
+		assert.Equal(t, scsi.DataIn, w.d.Rec.Current().Phase)
+		assert.Contains(t, w.Status, "READ(6) LUN 0 LBA 0 blocks 1")
+		w.Key(ebiten.KeyF8, false)
+		assert.Contains(t, w.Status, "DATA IN byte")
+		w.Key(ebiten.KeyF6, false)
+		assert.Equal(t, scsi.Status, w.d.Rec.Current().Phase)
+		assert.Contains(t, w.Status, "512 bytes")
+		for _, want := range []scsi.Phase{scsi.MsgIn, scsi.BusFree} {
+			w.Key(ebiten.KeyF6, false)
+			assert.Equal(t, want, w.d.Rec.Current().Phase)
+		}
+		assert.Contains(t, w.Status, "COMMAND COMPLETE")
+		w.Render()
+	})
+}
+
+// While CP/M runs, the console panel is its terminal: DIR typed on it
+// reaches the CCP through the DART and the listing shows on the panel.
+func TestWindowCPMConsole(t *testing.T) {
+	sys, err := cpm.System()
+	require.NoError(t, err)
+	path := filepath.Join(t.TempDir(), "hd0.img")
+	// One CP/M partition: the smallest disk that boots.
+	blocks := cpmbios.PartTracks * cpmbios.TrackBlocks
+	g := acb4000.Geometry{Name: "test", Heads: 4, Sectors: 17, SectorSize: 512, Cylinders: (blocks+67)/68 + 1}
+	require.NoError(t, acb4000.Create(path, g, true, 3))
+	var m acb4000.Meta
+	f, err := diskimage.Open(path, &m, false)
+	require.NoError(t, err)
+	require.NoError(t, cpmbios.InstallHD(f, sys, cpmbios.HDConfig{Partitions: 1}, true))
+	fs, err := cpmbios.PartitionFS(f, 0)
+	require.NoError(t, err)
+	require.NoError(t, fs.Write(0, "WINDOW.TXT", []byte("typed in the console panel\r\n\x1a")))
+	require.NoError(t, f.Close())
+
+	rom, err := monitor.Image()
+	require.NoError(t, err)
+	cfg := emu.DefaultConfig(rom)
+	cfg.SCSI = []scsidev.Spec{{ID: 0, Type: "acb4000", Images: []string{path}}}
+	var w *Window
+	cfg.ConsoleOut = func(_ sched.Time, c byte) { w.Console(c) }
+	b, err := emu.New(cfg)
+	require.NoError(t, err)
+	t.Cleanup(func() { b.Close() })
+	d := debugger.ForBoard(b, debugger.NewRecorder(1<<16))
+	w = New(d, Options{Chip: b.NCR5380(), ConsoleIn: b.ConsoleInput, Panels: debugger.DevicePanels(b)})
+	screen := func() string {
+		s := ""
+		for y := 0; y < w.Term.Rows; y++ {
+			s += w.Term.Line(y) + "\n"
+		}
+		return s
+	}
+	// Frames at maximum speed (without a host clock each runs
+	// MaxFrameBudget of simulated time), drawn as the window would.
+	until := func(want string) {
+		t.Helper()
+		for i := 0; i < 300 && !strings.Contains(screen(), want); i++ {
+			w.Tick()
+			w.Render()
+		}
+		require.Contains(t, screen(), want)
+	}
+	onGame(func() {
+		w.SetSpeed(Max)
+		until("A>")
+		w.Key(ebiten.KeyTab, false)
+		require.True(t, w.ConsoleFocus)
+		w.Type([]byte("DIR\r"))
+		until("WINDOW  ")
+		assert.Regexp(t, `A>DIR\s*\n.*WINDOW  +:? *TXT`, screen())
+		assert.Equal(t, Max, w.Speed(), "CP/M runs on while the window draws")
+	})
+}
+
+// The window on a backup bench's board: a breakpoint on the tape's WRITE
+// CDB stops it, F6 steps into the DATA OUT phase, and the run goes on at
+// maximum speed, drawing every frame, until shortly before BACKUP ends;
+// the harness then runs it to its end. The result is the one without a
+// window, to the T-state.
+func TestWindowBackupRun(t *testing.T) {
+	rows := bench.Rows(2)
+	row := rows[len(rows)-1]
+	plain, err := bench.Run(row.Setup, bench.Options{Dir: t.TempDir()})
+	require.NoError(t, err)
+	require.Empty(t, plain.Failed)
+	frames, stops := 0, 0
+	onStart := func(bd *emu.Board) {
+		d := debugger.ForBoard(bd, debugger.NewRecorder(1<<16))
+		prog, err := backup.Build()
+		require.NoError(t, err)
+		d.Syms.AddResult(prog)
+		w := New(d, Options{Chip: bd.NCR5380(), Panels: debugger.DevicePanels(bd)})
+		d.BreakOnCDB(0x0A, -1)
+		w.SetSpeed(Max)
+		for bd.Now() < plain.BoardTime-2*MaxFrameBudget {
+			w.Tick()
+			w.Render()
+			frames++
+			if w.Speed() == Paused {
+				stops++
+				assert.Contains(t, w.Status, "WRITE(6) LUN 0")
+				require.NoError(t, d.Delete(1))
+				w.Key(ebiten.KeyF6, false)
+				assert.Equal(t, scsi.DataOut, d.Rec.Current().Phase)
+				w.Render()
+				w.SetSpeed(Max)
+			}
+		}
+		assert.NotEmpty(t, d.Rec.Commands(0, bd.Now()), "the timeline has the run's commands")
+	}
+	var dbg bench.Result
+	onGame(func() {
+		dbg, err = bench.Run(row.Setup, bench.Options{Dir: t.TempDir(), OnStart: onStart})
+	})
+	require.NoError(t, err)
+	t.Logf("%d frames, BACKUP's run %s", frames, debugger.FormatDuration(plain.BoardTime))
+	assert.Equal(t, 1, stops)
+	assert.Greater(t, frames, 10)
+	assert.Empty(t, dbg.Failed)
+	assert.Equal(t, plain.TStates, dbg.TStates)
+	assert.Equal(t, plain.TraceHash, dbg.TraceHash)
+	assert.Equal(t, plain.Elapsed, dbg.Elapsed)
+	assert.Equal(t, plain.Bytes, dbg.Bytes)
 }
