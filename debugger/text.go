@@ -28,6 +28,8 @@ type Text struct {
 	ConsoleOut func() []byte
 	// Repositions counts tape repositions (nil without a tape).
 	Repositions func() uint64
+	// Panels are the device panels the devices command prints.
+	Panels []Panel
 	// Echo prints each command before its output (scripts).
 	Echo bool
 
@@ -56,11 +58,12 @@ breakpoints:
   break phase NAME            COMMAND, DATAIN, DATAOUT, STATUS, MSGIN, MSGOUT, SELECTION, BUSFREE
   break cdb OPCODE [target ID] | break select [ID] | break reposition | break lost
   breaks | delete ID | enable ID | disable ID
-looking:
-  regs | dis [ADDR] [N] | mem ADDR [N] | stack [N] | bt | history [N] | print EXPR | time
 editing:
   poke ADDR BYTE...           write memory (RAM, also beneath the ROM)
   set REGISTER EXPR           set a register (A, HL, SP, PC, AF', ...)
+looking:
+  regs | dis [ADDR] [N] | mem ADDR [N] | stack [N] | bt | history [N] | print EXPR | time
+  devices                     the device panels: ACB-4000, MCD-403, WD1772
   ncr                         the 5380's registers, bit by bit
   bus                         the SCSI lines and the current phase
   phases [N] | commands [N]   decoded bus phases and commands
@@ -306,6 +309,16 @@ func (x *Text) Exec(line string) error {
 		fmt.Fprintf(x.Out, "loaded %s: %s\n", args[0], FormatTime(d.m.Now()))
 	case "time":
 		fmt.Fprintf(x.Out, "%s (T-state %d)\n", FormatTime(d.m.Now()), d.m.Now()/sched.TState)
+	case "devices", "dev":
+		if len(x.Panels) == 0 {
+			return errors.New("no device panels on this machine")
+		}
+		for _, p := range x.Panels {
+			fmt.Fprintln(x.Out, p.Title())
+			for _, l := range p.Lines() {
+				fmt.Fprintln(x.Out, "  "+l)
+			}
+		}
 	case "ncr", "5380":
 		if x.Chip == nil {
 			return errors.New("no 5380 on this machine")

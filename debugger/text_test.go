@@ -119,3 +119,15 @@ func TestTextEditing(t *testing.T) {
 		assert.Error(t, x.Exec(bad), bad)
 	}
 }
+
+// devices prints the device panels: the ACB-4000's transfer during the
+// boot ROM's READ of block 0.
+func TestTextDevices(t *testing.T) {
+	r, x, out := textRig(t)
+	assert.ErrorContains(t, x.Exec("devices"), "no device panels")
+	x.Panels = DevicePanels(r.b)
+	for _, line := range []string{"break cdb 08", "continue", "byte", "devices"} {
+		require.NoError(t, x.Exec(line), line)
+	}
+	assert.Regexp(t, `> devices\nACB-4000 at SCSI ID 0\n  LUN 0: cylinder 0 head 0, sector slot [0-9]+ under the head\n  READ LBA 0 x1: `, out.String())
+}

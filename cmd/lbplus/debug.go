@@ -139,7 +139,8 @@ func benchDebugHook(w io.Writer) func(*emu.Board) {
 		if err := loadProgramSymbols(d.Syms, "backup"); err != nil {
 			fmt.Fprintln(w, "debugger:", err)
 		}
-		x := &debugger.Text{D: d, Out: w, Chip: b.NCR5380(), Echo: true, Repositions: debugger.TapeRepositions(b)}
+		x := &debugger.Text{D: d, Out: w, Chip: b.NCR5380(), Echo: true, Repositions: debugger.TapeRepositions(b),
+			Panels: debugger.DevicePanels(b)}
 		f, err := os.Open(path)
 		if err != nil {
 			fmt.Fprintln(w, "debugger: --debug-script:", err)
@@ -167,7 +168,8 @@ func menuDebug(b *emu.Board, args []string) string {
 				d.Syms.AddResult(r)
 			}
 		}
-		x = &debugger.Text{D: d, Chip: b.NCR5380(), Repositions: debugger.TapeRepositions(b)}
+		x = &debugger.Text{D: d, Chip: b.NCR5380(), Repositions: debugger.TapeRepositions(b),
+			Panels: debugger.DevicePanels(b)}
 		menuDebuggers[b] = x
 	}
 	var out bytes.Buffer
@@ -297,7 +299,7 @@ func debugBoard(flags, term *cobra.Command) (err error) {
 		x := &debugger.Text{D: d, Out: term.OutOrStdout(), Chip: board.NCR5380(),
 			ConsoleIn:   board.ConsoleInput,
 			ConsoleOut:  func() []byte { p := out; out = nil; return p },
-			Repositions: debugger.TapeRepositions(board)}
+			Repositions: debugger.TapeRepositions(board), Panels: debugger.DevicePanels(board)}
 		if debugFlags.script != "" {
 			f, err := os.Open(debugFlags.script)
 			if err != nil {
