@@ -48,6 +48,32 @@ func TestDebugScript(t *testing.T) {
 	assert.Regexp(t, `> print wboot\nEA[0-9A-F]{2}h`, got, "--sym cpm names the BIOS")
 }
 
+// lbplus run --debug is lbplus debug: the window (here, without a
+// display, the clear error) or with --script the script's commands on the
+// machine run's flags build, and devices shows the disk's panel.
+func TestRunDebug(t *testing.T) {
+	resetDebugFlags(t)
+	dir := t.TempDir()
+	img := filepath.Join(dir, "hd0.img")
+	require.NoError(t, acb4000.Create(img, acb4000.Geometries["st125"], true, 3))
+	script := filepath.Join(dir, "s.dbg")
+	require.NoError(t, os.WriteFile(script, []byte("break phase DATAIN\ncontinue\ndevices\n"), 0o644))
+	var out bytes.Buffer
+	runCmd.SetOut(&out)
+	t.Cleanup(func() { runCmd.SetOut(nil) })
+	require.NoError(t, runCmd.ParseFlags([]string{"--debug", "--hd0", img, "--script", script}))
+	require.NoError(t, runCmd.RunE(runCmd, nil))
+	got := out.String()
+	assert.Contains(t, got, "READ(6) LUN 0 LBA 0 blocks 1")
+	assert.Contains(t, got, "> devices\nACB-4000 at SCSI ID 0\n")
+
+	resetDebugFlags(t)
+	t.Setenv("DISPLAY", "")
+	t.Setenv("WAYLAND_DISPLAY", "")
+	require.NoError(t, runCmd.ParseFlags([]string{"--debug", "--hd0", img}))
+	assert.ErrorContains(t, runCmd.RunE(runCmd, nil), "no display")
+}
+
 func TestDebugRejectsBadInput(t *testing.T) {
 	resetDebugFlags(t)
 	dir := t.TempDir()
