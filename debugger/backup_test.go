@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/lbplus/lbplus/asm"
 	"github.com/lbplus/lbplus/bench"
 	"github.com/lbplus/lbplus/devices/mcd403"
 	"github.com/lbplus/lbplus/emu"
@@ -137,5 +139,28 @@ func TestBreakOnLostByte(t *testing.T) {
 	require.NoError(t, err)
 	require.NotNil(t, st)
 	assert.Equal(t, uint64(1), overwrites, "stopped at the first lost byte")
+	assert.Contains(t, st.Text, "5380 lost data")
+}
+
+// A DACK read (port 28h) with no byte latched returns a stale byte: the
+// lost-data breakpoint stops after the IN that read it, not before.
+func TestBreakOnStaleRead(t *testing.T) {
+	src := "        org 0100h\n        ld b,3\nloop:   djnz loop\n        in a,(28h)\n        nop\n        halt\n"
+	prog, err := asm.Assemble(fstest.MapFS{"s.asm": {Data: []byte(src)}}, "s.asm", asm.Options{})
+	require.NoError(t, err)
+	b, err := emu.New(emu.DefaultConfig(emu.StubROM(prog.Org)))
+	require.NoError(t, err)
+	defer b.Close()
+	b.LoadRAM(0, emu.Stub(prog.Org))
+	b.LoadRAM(prog.Org, prog.Bytes)
+	d := ForBoard(b, NewRecorder(1<<12))
+	_, err = d.BreakOnLost()
+	require.NoError(t, err)
+	st, err := d.Continue(sched.Second)
+	require.NoError(t, err)
+	require.NotNil(t, st)
+	assert.Equal(t, "in a,(028h)", disasm.Decode(d.m.Peek, st.PC, nil).Text)
+	assert.Equal(t, st.PC+2, d.PC(), "stopped after the IN")
+	assert.Equal(t, uint64(1), b.NCR5380().Stats.StaleReads)
 	assert.Contains(t, st.Text, "5380 lost data")
 }
