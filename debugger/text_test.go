@@ -45,9 +45,10 @@ func textRig(t *testing.T) (*rig, *Text, *bytes.Buffer) {
 // The scripted session of the acceptance test, through the text
 // front-end: the reported sequence is selection, COMMAND with the decoded
 // READ(6), DATA IN 512 bytes, STATUS GOOD, MESSAGE IN COMMAND COMPLETE,
-// bus free, each with its simulated time.
+// bus free, each with its simulated time; resumed, the run is the one
+// never stopped.
 func TestTextSessionGolden(t *testing.T) {
-	_, x, out := textRig(t)
+	r, x, out := textRig(t)
 	script, err := os.ReadFile("testdata/session.dbg")
 	require.NoError(t, err)
 	require.NoError(t, x.Run(bytes.NewReader(script), "", true))
@@ -64,6 +65,14 @@ func TestTextSessionGolden(t *testing.T) {
 		assert.Contains(t, got, want)
 	}
 	golden(t, "session.txt", out.Bytes())
+
+	// Resumed after the stops, the run is the one never stopped: the same
+	// trace hash and console at the same T-state.
+	plain := newRig(t, false)
+	require.NoError(t, plain.b.RunFor(r.b.Now()))
+	assert.Equal(t, r.b.Now(), plain.b.Now())
+	assert.Equal(t, plain.b.TraceHash(), r.b.TraceHash())
+	assert.Equal(t, plain.tr.String(), r.tr.String())
 }
 
 func TestTextErrors(t *testing.T) {
