@@ -10,7 +10,8 @@
 // free views each frame, and every key is a core call. Keys: F5 run /
 // pause, F10 step over, F11 step into, Shift+F11 step out, F9 breakpoint
 // at the selected line, F6 step to the next phase, F7 to the next
-// command, F8 to the next bus byte, F2 speed (real time / maximum), F3
+// command, F8 to the next bus byte, Shift+F7 to the next WD1772 command,
+// Shift+F8 to the next floppy index pulse, F2 speed (real time / maximum), F3
 // save the machine's state and F4 load it, Tab
 // keyboard to the console, + and - (or the wheel) zoom the timeline, the
 // arrows pan it, Home follows the present; in the timeline a left click
@@ -280,9 +281,17 @@ func (w *Window) Key(k ebiten.Key, shift bool) {
 	case ebiten.KeyF6:
 		w.step(d.StepPhase)
 	case ebiten.KeyF7:
-		w.step(d.StepCommand)
+		if shift {
+			w.step(d.StepFloppyCommand)
+		} else {
+			w.step(d.StepCommand)
+		}
 	case ebiten.KeyF8:
-		w.step(d.StepByte)
+		if shift {
+			w.step(d.StepIndex)
+		} else {
+			w.step(d.StepByte)
+		}
 	case ebiten.KeyTab:
 		w.ConsoleFocus = !w.ConsoleFocus
 	case ebiten.KeyEqual, ebiten.KeyKPAdd:
@@ -550,7 +559,7 @@ func (w *Window) drawTop(c *ebiten.Image) {
 	}
 	s := fmt.Sprintf("%-9s  %s  T=%d%s", strings.ToUpper(w.speed.String()), debugger.FormatTime(m.Now()), m.Now()/sched.TState, focus)
 	print(c, 8, 4, s, colText)
-	print(c, 520, 4, "F5 run/pause  F10 over  F11 into  Sh+F11 out  F9 break  F6 phase  F7 command  F8 byte  F2 speed  F3/F4 save/load  Tab console", colDim)
+	print(c, 520, 4, "F5 run/pause  F10 over  F11 into  S-F11 out  F9 break  F6 phase  F7 cmd  F8 byte  S-F7 fdc cmd  S-F8 index  F2 speed  F3/F4 save/load  Tab console", colDim)
 }
 
 func (w *Window) drawRegs(c *ebiten.Image) {

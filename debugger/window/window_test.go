@@ -27,6 +27,7 @@ import (
 	"github.com/lbplus/lbplus/bench"
 	"github.com/lbplus/lbplus/debugger"
 	"github.com/lbplus/lbplus/devices/acb4000"
+	"github.com/lbplus/lbplus/devices/fdimage"
 	diskimage "github.com/lbplus/lbplus/devices/image"
 	"github.com/lbplus/lbplus/devices/mcd403"
 	"github.com/lbplus/lbplus/emu"
@@ -634,4 +635,35 @@ func TestWindowBackupRun(t *testing.T) {
 	assert.Equal(t, plain.TraceHash, dbg.TraceHash)
 	assert.Equal(t, plain.Elapsed, dbg.Elapsed)
 	assert.Equal(t, plain.Bytes, dbg.Bytes)
+}
+
+// Shift+F7 runs to the next WD1772 command, Shift+F8 to the next index
+// pulse: the boot ROM tries floppy A first, and with a diskette in drive
+// A the spindle turns once in 200 ms (300 rpm).
+func TestWindowFloppyKeys(t *testing.T) {
+	rom, err := monitor.Image()
+	require.NoError(t, err)
+	f, err := fdimage.ParseFormat("amp2")
+	require.NoError(t, err)
+	path := filepath.Join(t.TempDir(), "a.imd")
+	require.NoError(t, fdimage.Create(path, f, f.NewDisk(0xE5), "IMD 1.18: 01/01/2026 00:00:00"))
+	cfg := emu.DefaultConfig(rom)
+	cfg.Floppies = []emu.Floppy{{Drive: 0, Image: path}}
+	b, err := emu.New(cfg)
+	require.NoError(t, err)
+	t.Cleanup(func() { b.Close() })
+	d := debugger.ForBoard(b, debugger.NewRecorder(1<<12))
+	w := New(d, Options{Panels: debugger.DevicePanels(b)})
+	onGame(func() {
+		w.Key(ebiten.KeyF7, true)
+		assert.Contains(t, w.Status, "WD1772 command started")
+		var ts []sched.Time
+		for i := 0; i < 3; i++ {
+			w.Key(ebiten.KeyF8, true)
+			require.Contains(t, w.Status, "index pulse of floppy drive 0")
+			ts = append(ts, b.Now())
+		}
+		assert.InDelta(t, float64(200*sched.Millisecond), float64(ts[2]-ts[1]), float64(sched.Millisecond))
+		w.Render()
+	})
 }
