@@ -3,6 +3,7 @@ package asm
 // Data directives (DB, DW, DS) and files (INCLUDE, INCBIN).
 
 import (
+	"fmt"
 	"io/fs"
 	"path"
 	"strings"
@@ -119,21 +120,40 @@ func fileArg(text string, w *token) (string, bool) {
 // findFile resolves an INCLUDE/INCBIN name: next to the including file,
 // then in each include directory, then from the file system root.
 func (a *assembler) findFile(name string) (string, bool) {
+	for _, c := range a.candidates(name) {
+		if st, err := fs.Stat(a.fsys, c); err == nil && !st.IsDir() {
+			return c, true
+		}
+	}
+	return "", false
+}
+
+// candidates are the paths findFile tries for name, in order.
+func (a *assembler) candidates(name string) []string {
 	name = strings.TrimPrefix(name, "/")
 	cands := []string{path.Join(path.Dir(a.cur.file), name)}
 	for _, d := range a.opts.IncludeDirs {
 		cands = append(cands, path.Join(strings.TrimPrefix(d, "/"), name))
 	}
 	cands = append(cands, path.Clean(name))
+	var valid []string
 	for _, c := range cands {
-		if !fs.ValidPath(c) {
-			continue
-		}
-		if st, err := fs.Stat(a.fsys, c); err == nil && !st.IsDir() {
-			return c, true
+		if fs.ValidPath(c) {
+			valid = append(valid, c)
 		}
 	}
-	return "", false
+	return valid
+}
+
+// notFound says why findFile found no file for name: nothing of that name,
+// or only a folder.
+func (a *assembler) notFound(kind, name string) string {
+	for _, c := range a.candidates(name) {
+		if st, err := fs.Stat(a.fsys, c); err == nil && st.IsDir() {
+			return fmt.Sprintf("%s file %s is a folder, not a file", kind, quote(name))
+		}
+	}
+	return fmt.Sprintf("%s file %s not found", kind, quote(name))
 }
 
 func (a *assembler) include(l srcLine, w *token) {
@@ -144,7 +164,7 @@ func (a *assembler) include(l srcLine, w *token) {
 	}
 	p, ok := a.findFile(name)
 	if !ok {
-		a.hardf(w.col+len(w.text)+1, "INCLUDE file %s not found", quote(name))
+		a.hardf(w.col+len(w.text)+1, "%s", a.notFound("INCLUDE", name))
 		return
 	}
 	for _, f := range a.incl {
@@ -177,7 +197,7 @@ func (a *assembler) incbin(l srcLine, w *token) []byte {
 	}
 	p, ok := a.findFile(name)
 	if !ok {
-		a.hardf(w.col+len(w.text)+1, "INCBIN file %s not found", quote(name))
+		a.hardf(w.col+len(w.text)+1, "%s", a.notFound("INCBIN", name))
 		return nil
 	}
 	data, err := readBounded(a.fsys, p, 0x10000)

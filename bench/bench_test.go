@@ -57,5 +57,9 @@ func TestScratchCleanup(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, left)
 	_, err = ScratchDir(filepath.Join(parent, "missing"))
-	assert.ErrorContains(t, err, "scratch directory")
+	assert.ErrorContains(t, err, "missing does not exist")
+	file := filepath.Join(parent, "file")
+	require.NoError(t, os.WriteFile(file, nil, 0o644))
+	_, err = ScratchDir(file)
+	assert.ErrorContains(t, err, "file: not a folder")
 }

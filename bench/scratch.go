@@ -36,6 +36,14 @@ func ScratchDir(parent string) (string, error) {
 	var d string
 	var err error
 	if parent != "" {
+		switch st, serr := os.Stat(parent); {
+		case errors.Is(serr, os.ErrNotExist):
+			return "", fmt.Errorf("scratch folder %s does not exist", parent)
+		case serr != nil:
+			return "", fmt.Errorf("scratch folder %s: %w", parent, serr)
+		case !st.IsDir():
+			return "", fmt.Errorf("scratch folder %s: not a folder", parent)
+		}
 		if d, err = os.MkdirTemp(parent, "lbplus-bench-"); err != nil {
 			return "", fmt.Errorf("scratch directory: %w", err)
 		}

@@ -13,6 +13,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lbplus/lbplus/bench"
+	"github.com/lbplus/lbplus/devices/acb4000"
+	"github.com/lbplus/lbplus/devices/mcd403"
 	"github.com/lbplus/lbplus/roms/backup"
 	"github.com/lbplus/lbplus/sched"
 	"github.com/lbplus/lbplus/scsi"
@@ -42,6 +44,12 @@ Examples:
 			passes, err := passesForMB(mb)
 			if err != nil {
 				return err
+			}
+			if max := acb4000.ST125.Sectors - 1; hdIL < 1 || hdIL > max {
+				return fmt.Errorf("--hd-interleave %d: give 1 to %d", hdIL, max)
+			}
+			if max := mcd403.DefaultParams().MaxInterleave; !noTape && (tapeIL < 1 || tapeIL > max) {
+				return fmt.Errorf("--tape-interleave %d: give 1 to %d", tapeIL, max)
 			}
 			p := backup.Defaults()
 			p.Passes = passes
@@ -168,6 +176,9 @@ func runBackupRow(cmd *cobra.Command, row bench.Row, out backupOutput) (err erro
 		}
 	}
 	if err := checkOutputs(nil, outputFile{"--vcd", out.vcd}, outputFile{"--trace", out.trace}, outputFile{"--plot", out.plot}); err != nil {
+		return err
+	}
+	if err := checkBenchDebugScript(); err != nil {
 		return err
 	}
 	dir, err := scratchDir()

@@ -125,6 +125,13 @@ func TestCLIBadInput(t *testing.T) {
 	require.NoError(t, syscall.Mkfifo(filepath.Join(dir, "pipe"), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "rept.asm"), []byte(" rept 65535\n rept 65535\n rept 65535\n endm\n endm\n endm\n"), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "incbin.asm"), []byte(" incbin \"pipe\"\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "incdir.asm"), []byte(" incbin \"sub\"\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "hello.txt"), []byte("hello\n"), 0o644))
+	require.NoError(t, os.Mkdir(filepath.Join(dir, "sub"), 0o755))
+	// A 3 GB file that takes no room (sparse): bounded readers refuse it
+	// by its size instead of reading it.
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "big.bin"), nil, 0o644))
+	require.NoError(t, os.Truncate(filepath.Join(dir, "big.bin"), 3<<30))
 	// Another emulator holds locked.img.
 	held, err := acb4000.Open(filepath.Join(dir, "locked.img"), false)
 	require.NoError(t, err)
@@ -141,6 +148,15 @@ func TestCLIBadInput(t *testing.T) {
 		{[]string{"run", "--hd0", "d.img", "--vcd", "t.tape"}, "is a disk or tape image"},
 		{[]string{"run", "--hd0", "d.img", "--vcd", "locked.img"}, "locked by a running emulator"},
 		{[]string{"run", "--hd0", "d.img", "--vcd", "x.vcd", "--trace", "x.vcd"}, "both write x.vcd"},
+		{[]string{"run", "--hd0", "d.img", "--save-state", "d.img"}, "--save-state d.img: is also an input"},
+		{[]string{"run", "--save-state", "t.tape.toml"}, "is the sidecar of image t.tape"},
+		{[]string{"run", "--save-state", "sub"}, "--save-state sub: is a directory"},
+		{[]string{"run", "--save-state", "nodir/s.state"}, "folder nodir does not exist"},
+		{[]string{"run", "--hd0", "d.img", "--load-state", "hello.txt", "--trace", "hello.txt"}, "--trace hello.txt: is also an input"},
+		{[]string{"debug", "--text", "--state-file", "d.img"}, "--state-file d.img: is a disk or tape image"},
+		{[]string{"debug", "--text", "--state-file", "sub"}, "--state-file sub: is a directory"},
+		{[]string{"cpm", "get", "d.img", "X.COM", "d.img"}, "is also an input"},
+		{[]string{"cpm", "get", "d.img", "X.COM", "t.tape"}, "is a disk or tape image"},
 		{[]string{"bench", "backup", "--vcd", "x", "--trace", "x"}, "both write x"},
 		{[]string{"bench", "tape", "--trace", "d.img"}, "is a disk or tape image"},
 		// Item 3: the console.
@@ -167,6 +183,29 @@ func TestCLIBadInput(t *testing.T) {
 		{[]string{"asm", "incbin.asm"}, "a named pipe, not a regular file"},
 		{[]string{"asm", "rept.asm"}, "lines or repetitions expanded"},
 		{[]string{"sysgen", "--ccp-bdos", "/dev/zero", "d.img"}, "a device, not a regular file"},
+		{[]string{"run", "--fd0", "big.bin"}, "big.bin: 3221225472 bytes, larger than any floppy image"},
+		{[]string{"run", "--fd0", "pipe"}, "not a regular file"},
+		{[]string{"run", "--hd0", "sub"}, "sub: is a directory, not an image file"},
+		{[]string{"run", "--tape", "/dev/zero"}, "a device, not a regular file"},
+		{[]string{"run", "--rom", "big.bin"}, "larger than"},
+		{[]string{"run", "--rom", "sub"}, "is a directory"},
+		{[]string{"run", "--load-state", "pipe"}, "--load-state pipe: a named pipe, not a regular file"},
+		{[]string{"run", "--load-state", "/dev/zero"}, "--load-state /dev/zero: a device, not a regular file"},
+		{[]string{"debug", "--text", "--sym", "pipe"}, "--sym pipe: a named pipe, not a regular file"},
+		{[]string{"debug", "--text", "--sym", "/dev/zero"}, "--sym /dev/zero: a device, not a regular file"},
+		{[]string{"debug", "--text", "--sym", "big.bin"}, "--sym big.bin: 3221225472 bytes"},
+		{[]string{"debug", "--text", "--script", "/dev/zero"}, "a device, not a regular file"},
+		{[]string{"bench", "backup", "--debug-script", "pipe"}, "--debug-script pipe: a named pipe, not a regular file"},
+		{[]string{"bench", "backup", "--debug-script", "nothere"}, "--debug-script nothere: no such file or directory"},
+		{[]string{"asm", "incdir.asm"}, "INCBIN file 'sub' is a folder, not a file"},
+		{[]string{"asm", "sub"}, "a directory, not a regular file"},
+		{[]string{"cpm", "put", "d.img", "pipe"}, "pipe: a named pipe, not a regular file"},
+		{[]string{"cpm", "put", "d.img", "/dev/zero"}, "a device, not a regular file"},
+		{[]string{"cpm", "put", "d.img", "big.bin"}, "a CP/M 2.2 file holds at most 8388608"},
+		{[]string{"cpm", "put", "d.img", "hello.txt", "sub"}, "sub: is a directory"},
+		{[]string{"floppy", "create", "--format", "amp2", "--system", "--ccp-bdos", "/dev/zero", "n.img"}, "a device, not a regular file"},
+		{[]string{"disk", "create", "--system", "--ccp-bdos", "pipe", "n.img"}, "--ccp-bdos pipe: a named pipe"},
+		{[]string{"disk", "create", "--system", "--ccp-bdos", "big.bin", "n.img"}, "--ccp-bdos big.bin: 3221225472 bytes"},
 		// Item 8: say what is really wrong.
 		{[]string{"disk", "info", "."}, ".: is a directory, not an image file"},
 		{[]string{"disk", "info", "t.tape"}, "says this is a mcd403-tape image, not an acb4000-disk image"},
@@ -204,7 +243,21 @@ func TestCLIBadInput(t *testing.T) {
 		{[]string{"bench", "interleave", "--transfer", "4Kx"}, `"4Kx" is not NKxM`},
 		{[]string{"bench", "tape", "--burst", "512"}, "burst 512"},
 		{[]string{"bench", "sweep", "--kb", "1"}, "--kb 1"},
-		{[]string{"bench", "seed", "--scratch", "missing"}, "scratch directory"},
+		{[]string{"bench", "seed", "--scratch", "missing"}, "scratch folder missing does not exist"},
+		{[]string{"bench", "tape", "--scratch", "d.img"}, "scratch folder d.img: not a folder"},
+		{[]string{"bench", "backup", "--tape-interleave", "0"}, "--tape-interleave 0: give 1 to 16"},
+		{[]string{"bench", "backup", "--hd-interleave", "17"}, "--hd-interleave 17: give 1 to 16"},
+		// Options checked before an image is made.
+		{[]string{"disk", "create", "--system", "--transfer", "warp", "n.img"}, `--transfer "warp": want byte or burst`},
+		{[]string{"disk", "create", "--ccp-bdos", "hello.txt", "n.img"}, "--ccp-bdos: only with --system"},
+		{[]string{"floppy", "create", "--format", "amp2", "--system", "--transfer", "warp", "n.img"}, `--transfer "warp"`},
+		{[]string{"floppy", "create", "--format", "amp2", "--transfer", "burst", "n.img"}, "--transfer: only with --system"},
+		// A command group with a missing or mistyped subcommand.
+		{[]string{"disk"}, "disk: give a subcommand: create, info"},
+		{[]string{"bench", "seeds"}, `bench: unknown subcommand "seeds"`},
+		{[]string{"cpm", "list", "d.img"}, `cpm: unknown subcommand "list"`},
+		{[]string{"tape", "inf", "t.tape"}, `tape: unknown subcommand "inf"`},
+		{[]string{"floppy"}, "floppy: give a subcommand"},
 	}
 	before := snapshot(t, dir, filepath.Join(root, "scratch"))
 	for _, c := range cases {

@@ -144,6 +144,12 @@ func cpmGet(w io.Writer, path, arg, out string) error {
 	if err != nil {
 		return err
 	}
+	if out == "" {
+		out = strings.ToLower(name)
+	}
+	if err := checkOutputs([]string{path}, outputFile{"FILE", out}); err != nil {
+		return err
+	}
 	fs, done, err := openCPM(path, true)
 	if err != nil {
 		return err
@@ -153,12 +159,6 @@ func cpmGet(w io.Writer, path, arg, out string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	if out == "" {
-		out = strings.ToLower(name)
-	}
-	if err := checkOutputs([]string{path}, outputFile{"FILE", out}); err != nil {
-		return err
-	}
 	if err := os.WriteFile(out, data, 0o644); err != nil {
 		return err
 	}
@@ -166,17 +166,31 @@ func cpmGet(w io.Writer, path, arg, out string) error {
 	return err
 }
 
+// cpmMaxFile is the largest file CP/M 2.2 can hold: 65536 records of 128
+// bytes (a record number is 16 bits: R2 must be 0, docs/CPM.md); a
+// larger input cannot be copied in.
+const cpmMaxFile = 65536 * 128
+
 func cpmPut(w io.Writer, path string, files []string, user int) error {
+	// Every file is read before the image is opened, so a bad one leaves
+	// the image as it was.
+	datas := make([][]byte, len(files))
+	for i, file := range files {
+		if st, err := os.Stat(file); err == nil && st.Mode().IsRegular() && st.Size() > cpmMaxFile {
+			return fmt.Errorf("%s: %d bytes; a CP/M 2.2 file holds at most %d", file, st.Size(), cpmMaxFile)
+		}
+		data, err := readInput(file, cpmMaxFile)
+		if err != nil {
+			return err
+		}
+		datas[i] = data
+	}
 	fs, done, err := openCPM(path, false)
 	if err != nil {
 		return err
 	}
-	for _, file := range files {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			done()
-			return err
-		}
+	for i, file := range files {
+		data := datas[i]
 		name := strings.ToUpper(filepath.Base(file))
 		if err := fs.Write(user, name, data); err != nil {
 			done()

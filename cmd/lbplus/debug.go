@@ -115,6 +115,40 @@ func init() {
 		run: menuDebug})
 }
 
+// maxSymbolFile bounds a --sym file: lbplus asm --sym writes one line of
+// about 30 bytes per symbol, so 16 MB is far more than any Z80 program has.
+const maxSymbolFile = 16 << 20
+
+// checkSymbolFiles refuses, before the machine is built, a --sym that is
+// neither one of lbplus's programs nor a regular file of bounded size (a
+// named pipe would block, /dev/zero never end).
+func checkSymbolFiles(names []string) error {
+	for _, name := range names {
+		if _, ok := programSymbols[name]; ok {
+			continue
+		}
+		if err := checkRegularInput(name); err != nil {
+			return fmt.Errorf("--sym %w", err)
+		}
+		if st, err := os.Stat(name); err == nil && st.Size() > maxSymbolFile {
+			return fmt.Errorf("--sym %s: %d bytes, more than %d: not a symbol file", name, st.Size(), maxSymbolFile)
+		}
+	}
+	return nil
+}
+
+// checkBenchDebugScript refuses, before a bench run, a --debug-script
+// that is not a regular file.
+func checkBenchDebugScript() error {
+	if debugFlags.bench == "" {
+		return nil
+	}
+	if err := checkRegularInput(debugFlags.bench); err != nil {
+		return fmt.Errorf("--debug-script %w", err)
+	}
+	return nil
+}
+
 // benchDebugHook returns, with --debug-script, what bench.Options.OnStart
 // runs: the script's commands on a debugger of the backup run's board,
 // printed to w with BACKUP's symbols; the harness then runs BACKUP to its
@@ -244,8 +278,17 @@ func debugBoard(flags, term *cobra.Command) (err error) {
 			return fmt.Errorf("--script %w", err) // a FIFO would block with no writer
 		}
 	}
+	if err := checkSymbolFiles(debugFlags.syms); err != nil {
+		return err
+	}
+	if err := checkOutputs(nil, outputFile{"--state-file", debugFlags.state}); err != nil {
+		return err
+	}
 	cfg, err := runConfig(flags)
 	if err != nil {
+		return err
+	}
+	if err := checkOutputs(runInputs, outputFile{"--state-file", debugFlags.state}); err != nil {
 		return err
 	}
 	var out []byte

@@ -36,6 +36,9 @@ formatted at --interleave, filled with 6Ch as FORMAT UNIT leaves it; with
 replaced.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := system.check(cmd); err != nil {
+				return err
+			}
 			cleanScratchOnSignal() // Ctrl-C leaves no half-made image
 			if err := diskCreate(cmd.OutOrStdout(), args[0], geometry, interleave, unformatted); err != nil || !system.on {
 				return err

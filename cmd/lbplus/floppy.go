@@ -35,6 +35,9 @@ also takes a geometry CYLxHEADSxSECTORSxSIZE[,first=N][,il=N][,fm].
 An existing FILE is never replaced.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := fdSystem.check(cmd); err != nil {
+				return err
+			}
 			return floppyCreate(cmd.OutOrStdout(), args[0], format, interleave, time.Now())
 		},
 	}

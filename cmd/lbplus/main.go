@@ -9,6 +9,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -21,8 +22,35 @@ var rootCmd = &cobra.Command{
 }
 
 func main() {
+	requireSubcommands(rootCmd)
 	if err := rootCmd.Execute(); err != nil {
 		fmt.Fprintln(os.Stderr, "lbplus:", err)
 		os.Exit(1)
+	}
+}
+
+// requireSubcommands makes every command that only groups others (disk,
+// tape, bench, ...) refuse a missing or unknown subcommand with an error,
+// where cobra would print the help and exit 0: a script's typo must fail.
+func requireSubcommands(c *cobra.Command) {
+	for _, sub := range c.Commands() {
+		requireSubcommands(sub)
+	}
+	if c == rootCmd || c.Runnable() || !c.HasAvailableSubCommands() {
+		return
+	}
+	c.Args = cobra.ArbitraryArgs
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		path := strings.TrimPrefix(cmd.CommandPath(), rootCmd.Name()+" ")
+		var names []string
+		for _, s := range cmd.Commands() {
+			if s.IsAvailableCommand() {
+				names = append(names, s.Name())
+			}
+		}
+		if len(args) == 0 {
+			return fmt.Errorf("%s: give a subcommand: %s", path, strings.Join(names, ", "))
+		}
+		return fmt.Errorf("%s: unknown subcommand %q (want %s)", path, args[0], strings.Join(names, ", "))
 	}
 }

@@ -409,6 +409,9 @@ func runSave(b *emu.Board, args []string) (msg string, done bool) {
 	if path == "" || len(args) > 1 {
 		return "usage: save [FILE] (or start lbplus with --save-state FILE)\r\n", false
 	}
+	if err := checkOutputs(runInputs, outputFile{"save", path}); err != nil {
+		return fmt.Sprintf("%v\r\n", err), false
+	}
 	if err := saveStateFile(b, path); err != nil {
 		return fmt.Sprintf("save: %v\r\n", err), false
 	}

@@ -76,8 +76,9 @@ func init() {
 // checkRunFiles refuses, before the machine is built (which opens and
 // locks its images), an image given twice (it would be refused as locked,
 // by ourselves), and a --vcd or --trace file that is one of the machine's
-// inputs (ROM, machine file, disk, tape or floppy image, or a sidecar), any
-// other image, or the other trace file.
+// inputs (ROM, machine file, disk, tape or floppy image, saved state, or a
+// sidecar), any other image, or the other trace file; the same for
+// --save-state, and a --load-state that is not a regular file.
 func checkRunFiles(cfg emu.Config) error {
 	type use struct{ path, where string }
 	var images []use
@@ -100,8 +101,27 @@ func checkRunFiles(cfg emu.Config) error {
 		}
 		inputs = append(inputs, a.path)
 	}
-	return checkOutputs(inputs, outputFile{"--vcd", traceFlags.vcd}, outputFile{"--trace", traceFlags.text})
+	// A state may be saved over the one it was loaded from (the save
+	// replaces the file whole), so --load-state is an input only for the
+	// traces.
+	runInputs = inputs
+	if err := checkOutputs(inputs, outputFile{"--save-state", runFlags.saveState}); err != nil {
+		return err
+	}
+	if runFlags.loadState != "" {
+		if err := checkRegularInput(runFlags.loadState); err != nil {
+			return fmt.Errorf("--load-state %w", err)
+		}
+		inputs = append(inputs, runFlags.loadState)
+	}
+	return checkOutputs(inputs, outputFile{"--vcd", traceFlags.vcd}, outputFile{"--trace", traceFlags.text},
+		outputFile{"--save-state", runFlags.saveState})
 }
+
+// runInputs are the machine's images, ROM and machine file
+// (checkRunFiles): a state saved at the escape prompt may not overwrite
+// any of them.
+var runInputs []string
 
 // attachBusTrace creates the trace files and observes the board's SCSI bus.
 // The files are finished by

@@ -77,6 +77,19 @@ func TestRunSaveAndLoadState(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "hd0.img (SCSI ID 0 LUN 0) has changed since the state was saved")
 
+	// "save FILE" at the prompt never overwrites the machine's own image
+	// or its sidecar.
+	before, err := os.ReadFile(disk)
+	require.NoError(t, err)
+	for _, p := range []string{disk, disk + ".toml"} {
+		msg, done = runSave(c, []string{p})
+		assert.False(t, done, p)
+		assert.Contains(t, msg, "it would be overwritten", p)
+	}
+	after, err := os.ReadFile(disk)
+	require.NoError(t, err)
+	assert.Equal(t, before, after, "the image is untouched")
+
 	msg, done = runSave(c, []string{"a", "b"})
 	assert.False(t, done)
 	assert.Equal(t, "usage: save [FILE] (or start lbplus with --save-state FILE)\r\n", msg)

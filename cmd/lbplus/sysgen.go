@@ -186,6 +186,24 @@ func addSystemFlags(f *pflag.FlagSet, s *systemFlags) {
 	f.StringVar(&s.transfer, "transfer", "byte", "with --system: SCSI data transfers of the BIOS, byte or burst")
 }
 
+// check refuses, before an image is made, --system options that are
+// wrong or given without --system.
+func (s systemFlags) check(cmd *cobra.Command) error {
+	if !s.on {
+		for _, name := range []string{"ccp-bdos", "transfer"} {
+			if cmd.Flags().Changed(name) {
+				return fmt.Errorf("--%s: only with --system", name)
+			}
+		}
+		return nil
+	}
+	if _, _, err := parseBIOSTransfer(s.transfer); err != nil {
+		return err
+	}
+	_, err := ccpBDOSImage(s.ccpBDOS)
+	return err
+}
+
 // diskCreateSystem installs the system on the image disk create just made.
 func diskCreateSystem(w io.Writer, path string, unformatted bool, s systemFlags) error {
 	if unformatted {

@@ -70,6 +70,9 @@ func Open(path string, o Options) (*Image, error) {
 	if !st.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s: not a regular file", path)
 	}
+	if st.Size() > MaxFileBytes {
+		return nil, fmt.Errorf("%s: %d bytes, larger than any floppy image (at most %d)", path, st.Size(), MaxFileBytes)
+	}
 	ro := o.ReadOnly
 	var f *os.File
 	if !ro {
@@ -96,6 +99,12 @@ func Open(path string, o Options) (*Image, error) {
 	}
 	return im, nil
 }
+
+// MaxFileBytes bounds a floppy image file, which is read whole: the
+// largest format Validate accepts holds 85 cylinders x 2 heads x 6250
+// bytes a track = 1.06 MB of data; an ImageDisk file adds a few bytes a
+// track and sector and its comment. A larger file is no floppy image.
+const MaxFileBytes = 2 << 20
 
 func (im *Image) load(o Options) error {
 	b, err := os.ReadFile(im.path)
