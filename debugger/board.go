@@ -124,18 +124,16 @@ func Attach(d *Debugger, b *emu.Board, chip *ncr5380.Chip, bus *scsi.Bus) {
 		req, _ := dart.IntState()
 		rec.Set(s.Now(), DARTINT, req)
 	}
-	if fdc := b.FDC(); fdc != nil {
-		fdc.Observe(func(now sched.Time, _ string, sig floppy.Signal, v int) {
-			switch sig {
-			case floppy.DRQ:
-				rec.Set(now, FDRQ, v != 0)
-			case floppy.INTRQ:
-				rec.Set(now, INTRQ, v != 0)
-			case floppy.Command: // written by the CPU (the chip takes it 24 us later)
-				d.floppyCommand(now)
-			}
-		})
-	}
+	b.FDC().Observe(func(now sched.Time, _ string, sig floppy.Signal, v int) {
+		switch sig {
+		case floppy.DRQ:
+			rec.Set(now, FDRQ, v != 0)
+		case floppy.INTRQ:
+			rec.Set(now, INTRQ, v != 0)
+		case floppy.Command: // written by the CPU (the chip takes it 24 us later)
+			d.floppyCommand(now)
+		}
+	})
 	for n := 0; n < 4; n++ {
 		if drv := b.FloppyDrive(n); drv != nil {
 			drv.Observe(func(now sched.Time, _ string, sig floppy.Signal, v int) {

@@ -438,6 +438,11 @@ func (d *Debugger) run(budget sched.Time) (*Stop, error) {
 	return s, nil
 }
 
+// ContinueLimit is how much simulated time `continue` without a duration
+// runs at most [A]: the boot ROM's floppy attempt on a board with no drive
+// cabled (about 9 s, docs/BOOT.md) and a SCSI boot into CP/M fit in it.
+const ContinueLimit = 30 * sched.Second
+
 // stepLimit bounds a step that waits for the bus or a return: [A] ten
 // seconds of simulated time, far beyond any command on this board.
 const stepLimit = 10 * sched.Second

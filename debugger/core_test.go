@@ -19,7 +19,7 @@ import (
 func TestStepPhasesThroughBootRead(t *testing.T) {
 	r := newRig(t, true)
 	r.d.BreakOnPhase(scsi.Command)
-	st, err := r.d.Continue(10 * sched.Second)
+	st, err := r.d.Continue(ContinueLimit)
 	require.NoError(t, err)
 	require.NotNil(t, st, "the COMMAND phase stops the machine")
 	assert.Equal(t, "breakpoint", st.Why)
@@ -65,7 +65,7 @@ func TestStepPhasesThroughBootRead(t *testing.T) {
 // A run paused at every phase and resumed is identical to one never
 // stopped, to the T-state: same trace hash, same console output.
 func TestPausedRunIsIdentical(t *testing.T) {
-	const total = 6300 * sched.Millisecond
+	const total = 15100 * sched.Millisecond
 	plain := newRig(t, false)
 	require.NoError(t, plain.b.RunFor(total))
 
@@ -145,7 +145,7 @@ func TestTextSaveLoad(t *testing.T) {
 func TestBacktrace(t *testing.T) {
 	r := newRig(t, true)
 	r.d.BreakOnPhase(scsi.Command)
-	st, err := r.d.Continue(10 * sched.Second)
+	st, err := r.d.Continue(ContinueLimit)
 	require.NoError(t, err)
 	require.NotNil(t, st)
 	bt := r.d.Backtrace(8, 64)

@@ -16,7 +16,7 @@ type Panel interface {
 }
 
 // DevicePanels returns a panel for each SCSI target of b that has one,
-// and for the WD1772 when floppy drives are fitted.
+// and for the WD1772, which every board has.
 func DevicePanels(b *emu.Board) []Panel {
 	var out []Panel
 	for id := 0; id < 8; id++ {
@@ -27,10 +27,7 @@ func DevicePanels(b *emu.Board) []Panel {
 			out = append(out, tapePanel{id, dev, b})
 		}
 	}
-	if b.FDC() != nil {
-		out = append(out, fdcPanel{b})
-	}
-	return out
+	return append(out, fdcPanel{b})
 }
 
 type fdcPanel struct{ b *emu.Board }

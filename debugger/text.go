@@ -41,7 +41,7 @@ var ErrQuit = errors.New("quit")
 
 // Help lists the commands.
 const Help = `run control:
-  c | continue [DURATION]     run until a breakpoint (default 10 s of simulated time)
+  c | continue [DURATION]     run until a breakpoint (default 30 s of simulated time)
   s | step [N]                one instruction (N times)
   cycles                      one instruction, shown machine cycle by machine cycle
                               (T-states from optable) with the bus edges in each
@@ -93,7 +93,7 @@ func (x *Text) Exec(line string) error {
 	case "help", "h", "?":
 		fmt.Fprintln(x.Out, Help)
 	case "c", "continue", "run":
-		budget := 10 * sched.Second
+		budget := ContinueLimit
 		if len(args) > 0 {
 			t, err := ParseDuration(args[0])
 			if err != nil {

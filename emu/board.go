@@ -47,8 +47,11 @@
 //     reads the same at 1000h, 2000h, ... 7000h. Writes reach RAM, as in
 //     MAME (EmulatorKit drops them).
 //   - The printer has no device behind it: its BUSY line (DART RIB) stays
-//     inactive. A machine without floppy drives has no WD1772 fitted: C0-C7
-//     read FFh (floppy.go).
+//     inactive.
+//   - The WD1772 is always fitted, as on every board; Config.Floppies says
+//     which drives are cabled. A drive select with no drive behind it, or
+//     an empty drive, gives no index pulses and no READY, so a boot ROM's
+//     floppy attempt times out before SCSI (floppy.go, docs/FLOPPY.md).
 //   - The scheduler clock and the CPU's T-state counter start together at 0.
 package emu
 
@@ -100,7 +103,7 @@ type Board struct {
 	bus  *scsi.Bus
 	devs [8]scsidev.Device
 	fdc  FDC
-	// floppy is the WD1772 and its drives (nil: none fitted, emu/floppy.go).
+	// floppy is the WD1772 and the cabled drives (emu/floppy.go).
 	floppy *floppyBoard
 
 	ram   [65536]byte
@@ -143,7 +146,6 @@ func New(cfg Config) (*Board, error) {
 		cfg.MaxWait = DefaultMaxWait
 	}
 	b := &Board{cfg: cfg, s: sched.New(), rom: cfg.ROM, hash: fnvOffset}
-	b.fdc = noFDC{}
 	b.ctc = ctc.New(b.s)
 	b.ctc.SetTriggerClock(0, sched.CTCTrigPeriod) // CLK/TRG0, 1: 16 MHz / 8 [F MAME-ampro]
 	b.ctc.SetTriggerClock(1, sched.CTCTrigPeriod)

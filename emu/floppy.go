@@ -34,13 +34,13 @@ type floppyBoard struct {
 // port 00 selects the drive, side, density and FDC clock; the chip's motor
 // output drives every drive's motor line [A]; the selected drive's READY
 // goes to DART DCDB; INTRQ and DRQ go through the jumpers (FDCINTRQ,
-// FDCDRQ). A machine with no floppy drive configured has no WD1772 fitted
-// [A]: its ports float (FFh), so a boot ROM goes straight to SCSI, as on a
-// board whose floppy controller is absent.
+// FDCDRQ). The WD1772 is soldered on every Little Board/PLUS [F
+// MAME-ampro, docs/HARDWARE.md 1.3]; what a configuration chooses is which
+// drives are cabled. An empty drive gives the chip no index pulses and no
+// READY, a drive that is not cabled no TR00 either, so a boot ROM's floppy
+// attempt runs into its own timeout before it tries SCSI (docs/FLOPPY.md,
+// "No drive, no disk").
 func (b *Board) buildFloppy() error {
-	if len(b.cfg.Floppies) == 0 {
-		return nil
-	}
 	fb := &floppyBoard{}
 	fb.fdc = wd1772.New(b.s, "fdc", wd1772.DefaultParams())
 	fb.fdc.OnMotor = func(now sched.Time, on bool) {
@@ -98,9 +98,6 @@ func (b *Board) buildFloppy() error {
 // wins when several are set [A]), side 1, /DDEN and the 16 MHz clock.
 func (b *Board) latchFloppy(v uint8) {
 	fb := b.floppy
-	if fb == nil {
-		return
-	}
 	now := b.s.Now()
 	var d *floppy.Drive
 	if sel := v & LatchDriveMask; sel != 0 {
@@ -122,17 +119,12 @@ func (b *Board) latchFloppy(v uint8) {
 	b.dart.Channel(1).SetDCD(d != nil && d.Ready())
 }
 
-// FDC returns the board's WD1772, or nil when no floppy drive is fitted.
-func (b *Board) FDC() *wd1772.FDC {
-	if b.floppy == nil {
-		return nil
-	}
-	return b.floppy.fdc
-}
+// FDC returns the board's WD1772.
+func (b *Board) FDC() *wd1772.FDC { return b.floppy.fdc }
 
-// FloppyDrive returns drive n (0-3), or nil if it is not fitted.
+// FloppyDrive returns drive n (0-3), or nil if it is not cabled.
 func (b *Board) FloppyDrive(n int) *floppy.Drive {
-	if b.floppy == nil || n < 0 || n > 3 {
+	if n < 0 || n > 3 {
 		return nil
 	}
 	return b.floppy.drives[n]
@@ -143,7 +135,7 @@ func (b *Board) FloppyDrive(n int) *floppy.Drive {
 func (b *Board) InsertFloppy(n int, path string, o fdimage.Options) error {
 	d := b.FloppyDrive(n)
 	if d == nil {
-		return fmt.Errorf("floppy drive %d is not fitted", n)
+		return fmt.Errorf("floppy drive %d is not cabled", n)
 	}
 	im, err := fdimage.Open(path, o)
 	if err != nil {
@@ -162,7 +154,7 @@ func (b *Board) InsertFloppy(n int, path string, o fdimage.Options) error {
 func (b *Board) EjectFloppy(n int) error {
 	d := b.FloppyDrive(n)
 	if d == nil {
-		return fmt.Errorf("floppy drive %d is not fitted", n)
+		return fmt.Errorf("floppy drive %d is not cabled", n)
 	}
 	d.Eject(b.s.Now())
 	im := b.floppy.images[n]
@@ -177,7 +169,7 @@ func (b *Board) EjectFloppy(n int) error {
 func (b *Board) InsertFloppyDisk(n int, name string, d *fdimage.Disk, protected bool) error {
 	dr := b.FloppyDrive(n)
 	if dr == nil {
-		return fmt.Errorf("floppy drive %d is not fitted", n)
+		return fmt.Errorf("floppy drive %d is not cabled", n)
 	}
 	if err := b.EjectFloppy(n); err != nil {
 		return err
@@ -187,9 +179,6 @@ func (b *Board) InsertFloppyDisk(n int, name string, d *fdimage.Disk, protected 
 }
 
 func (b *Board) closeFloppy() error {
-	if b.floppy == nil {
-		return nil
-	}
 	var first error
 	for i, im := range b.floppy.images {
 		if im != nil {
@@ -205,20 +194,17 @@ func (b *Board) closeFloppy() error {
 // FloppyState is the WD1772's and the drives' part of a save state.
 type FloppyState struct {
 	FDC    wd1772.State
-	Drives []FloppyDriveState // the fitted drives
+	Drives []FloppyDriveState // the cabled drives
 }
 
-// FloppyDriveState is one fitted drive's state.
+// FloppyDriveState is one cabled drive's state.
 type FloppyDriveState struct {
 	N     int
 	State floppy.DriveState
 }
 
-// floppyID names the fitted drives for MachineID.
+// floppyID names the cabled drives for MachineID.
 func (b *Board) floppyID() []string {
-	if b.floppy == nil {
-		return nil
-	}
 	var out []string
 	for n, d := range b.floppy.drives {
 		if d != nil {
@@ -231,9 +217,6 @@ func (b *Board) floppyID() []string {
 // floppyImages identifies the images in the drives. A disk that lives only
 // in memory cannot be saved.
 func (b *Board) floppyImages() ([]ImageID, error) {
-	if b.floppy == nil {
-		return nil, nil
-	}
 	var ids []ImageID
 	for n, d := range b.floppy.drives {
 		if d == nil || d.Media() == nil {
@@ -260,9 +243,6 @@ func (b *Board) floppyImages() ([]ImageID, error) {
 }
 
 func (b *Board) floppyState() (*FloppyState, error) {
-	if b.floppy == nil {
-		return nil, nil
-	}
 	st := &FloppyState{FDC: b.floppy.fdc.State()}
 	for n, d := range b.floppy.drives {
 		if d != nil {
@@ -275,25 +255,22 @@ func (b *Board) floppyState() (*FloppyState, error) {
 // setFloppyState restores the chip and the drives; latch is the saved port
 // 00, which says which drive the chip is connected to.
 func (b *Board) setFloppyState(st *FloppyState, latch uint8) error {
-	if (st == nil) != (b.floppy == nil) {
-		return fmt.Errorf("saved with a floppy controller %v, the machine has one %v", st != nil, b.floppy != nil)
-	}
 	if st == nil {
-		return nil
+		return fmt.Errorf("the state has no WD1772 part")
 	}
 	fb := b.floppy
-	fitted := 0
+	cabled := 0
 	for _, d := range fb.drives {
 		if d != nil {
-			fitted++
+			cabled++
 		}
 	}
-	if fitted != len(st.Drives) {
-		return fmt.Errorf("saved with %d floppy drives, the machine has %d", len(st.Drives), fitted)
+	if cabled != len(st.Drives) {
+		return fmt.Errorf("saved with %d floppy drives, the machine has %d", len(st.Drives), cabled)
 	}
 	for _, ds := range st.Drives {
 		if ds.N < 0 || ds.N > 3 || fb.drives[ds.N] == nil {
-			return fmt.Errorf("saved floppy drive %d is not fitted", ds.N)
+			return fmt.Errorf("saved floppy drive %d is not cabled", ds.N)
 		}
 		if err := fb.drives[ds.N].SetState(ds.State); err != nil {
 			return err

@@ -52,17 +52,46 @@ func TestFloppyLatchAndPorts(t *testing.T) {
 	b.Out(0x00, 0x42, b.CPU().T()) // drive 1: empty, not ready
 	rr0, _ = b.In(0x8C, b.CPU().T())
 	assert.Zero(t, rr0&0x08)
-	// Without floppies in the configuration no WD1772 is fitted.
-	b2, err := emu.New(emu.DefaultConfig(emu.StubROM(0)))
-	require.NoError(t, err)
-	defer b2.Close()
-	assert.Nil(t, b2.FDC())
-	v, _ = b2.In(0xC6, 0)
-	assert.Equal(t, uint8(0xFF), v)
 }
 
-// BenchmarkPeerWorkloadIdleFloppy runs the peer workload on a board without
-// floppies and on one with a WD1772 and two drives attached and idle, in
+// With no drive cabled the WD1772 is still on the board: its sector
+// register reads back (the boot ROM finds the chip), and a command on the
+// selected drive A, which is not there, sees no index pulse and no TR00:
+// Read Address never ends by itself and Restore steps 255 times, so a ROM
+// must time out, as on the real board.
+func TestFloppyNoDriveCabled(t *testing.T) {
+	b, err := emu.New(emu.DefaultConfig(emu.StubROM(0)))
+	require.NoError(t, err)
+	defer b.Close()
+	require.NotNil(t, b.FDC())
+	assert.Nil(t, b.FloppyDrive(0))
+	b.Out(0xC2, 0xA5, 0)
+	v, _ := b.In(0xC6, 40)
+	assert.Equal(t, uint8(0xA5), v, "the sector register reads back")
+	b.Out(0x00, 0x41, 60) // drive A selected, ROM off
+	rr0, _ := b.In(0x8C, 80)
+	assert.Zero(t, rr0&0x08, "no READY on DCDB")
+	b.Out(0xC0, 0xC8, 100) // Read Address, h = 1
+	require.NoError(t, b.RunFor(2*sched.Second))
+	st, _ := b.In(0xC4, b.CPU().T())
+	assert.Equal(t, uint8(0x01), st&0x1D, "still busy after 10 revolutions' time, no RNF: status %02X", st)
+	b.Out(0xC0, 0xD0, b.CPU().T()+10) // Force Interrupt ends it
+	require.NoError(t, b.RunFor(sched.Millisecond))
+	st, _ = b.In(0xC4, b.CPU().T())
+	assert.Zero(t, st&0x01, "not busy after D0: status %02X", st)
+	// Restore: 255 step pulses of 6 ms and no TR00, then the end without
+	// track 0 (status bit 2 clear).
+	b.Out(0xC0, 0x08, b.CPU().T()+10)
+	require.NoError(t, b.RunFor(sched.Second))
+	st, _ = b.In(0xC4, b.CPU().T())
+	assert.NotZero(t, st&0x01, "still stepping after 1 s: status %02X", st)
+	require.NoError(t, b.RunFor(sched.Second))
+	st, _ = b.In(0xC4, b.CPU().T())
+	assert.Equal(t, uint8(0), st&0x05, "ended without TR00 after 255 x 6 ms: status %02X", st)
+}
+
+// BenchmarkPeerWorkloadIdleFloppy runs the peer workload on a board with no
+// floppy drive cabled and on one with two drives attached and idle, in
 // alternating slices so host load hits both alike. An idle drive queues no
 // events, so the two rates must agree within noise ("floppy/none").
 func BenchmarkPeerWorkloadIdleFloppy(b *testing.B) {

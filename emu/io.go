@@ -21,13 +21,9 @@ type FDC interface {
 	Write(reg int, v uint8)
 }
 
-type noFDC struct{}
-
-func (noFDC) Read(int) uint8   { return 0xFF }
-func (noFDC) Write(int, uint8) {}
-
-// AttachFDC plugs a WD1772 into ports C0-C7; its INTRQ and DRQ outputs
-// go to FDCINTRQ and FDCDRQ.
+// AttachFDC puts f at ports C0-C7 in place of the board's WD1772 (tests
+// that script the chip); f's INTRQ and DRQ outputs go to FDCINTRQ and
+// FDCDRQ.
 func (b *Board) AttachFDC(f FDC) { b.fdc = f }
 
 // Port 00 bits [F MAME-ampro, FUZIX lb.h].

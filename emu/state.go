@@ -23,7 +23,7 @@ import (
 
 // StateVersion is the version of the save-state format (docs/STATE.md).
 // A file of another version is refused.
-const StateVersion = 1
+const StateVersion = 2
 
 // stateMagic opens every save-state file.
 const stateMagic = "lbplus machine state\n"
@@ -51,7 +51,7 @@ type MachineID struct {
 	Jumpers      Jumpers
 	WaitOnDRQ    bool
 	SCSI         []string // "ID=TYPE" in ID order
-	Floppies     []string // "fdN=CYLINDERS" of the fitted drives, in drive order
+	Floppies     []string // "fdN=CYLINDERS" of the cabled drives, in drive order
 }
 
 // DeviceState is one SCSI device's state in the device's own encoding.
@@ -81,7 +81,7 @@ type MachineState struct {
 	CTC     ctc.State
 	DART    dart.State
 	Devices []DeviceState
-	Floppy  *FloppyState // nil when no floppy drive is fitted
+	Floppy  *FloppyState // the WD1772 and the cabled drives
 }
 
 // ErrRunning is returned by SaveState and LoadState inside a run (from an

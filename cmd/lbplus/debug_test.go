@@ -108,7 +108,7 @@ func TestDebugCPM(t *testing.T) {
 	resetDebugFlags(t)
 	t.Setenv("XDG_DATA_HOME", t.TempDir())
 	script := filepath.Join(t.TempDir(), "cpm.dbg")
-	require.NoError(t, os.WriteFile(script, []byte("continue 12s\nconsole\nbreak cdb any\ntype DIR\\r\ncontinue 3s\nconsole\n"), 0o644))
+	require.NoError(t, os.WriteFile(script, []byte("continue 25s\nconsole\nbreak cdb any\ntype DIR\\r\ncontinue 3s\nconsole\n"), 0o644))
 	var out bytes.Buffer
 	debugCmd.SetOut(&out)
 	runCmd.SetErr(&bytes.Buffer{}) // "made the default system disk"

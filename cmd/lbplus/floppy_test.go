@@ -269,7 +269,7 @@ func TestRunMenuFloppy(t *testing.T) {
 	assert.Equal(t, "drive 1: "+p+" inserted\r\n", runMenuCommand(b, "insert 1 "+p))
 	assert.NotNil(t, b.FloppyDrive(1).Media())
 	for line, want := range map[string]string{
-		"insert 2 " + p: "floppy drive 2 is not fitted",
+		"insert 2 " + p: "floppy drive 2 is not cabled",
 		"insert 0 " + filepath.Join(dir, "x.imd"): "no such floppy image",
 		"insert 0 " + p: "in use",
 		"eject 7":       "usage: eject 0-3",

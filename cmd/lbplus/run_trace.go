@@ -13,14 +13,12 @@ import (
 )
 
 // floppyWires names the floppy signals the VCD records beside the SCSI bus
-// (each fitted drive's INDEX, MOTOR, STEP, DIR, READY and the WD1772's DRQ,
-// INTRQ, BUSY) and returns a function that starts recording them. STEP
-// toggles on each step pulse (a VCD wire cannot be set in the future).
+// (the WD1772's DRQ, INTRQ, BUSY, which every board has, and each cabled
+// drive's INDEX, MOTOR, STEP, DIR, READY) and returns a function that
+// starts recording them. STEP toggles on each step pulse (a VCD wire cannot
+// be set in the future).
 func floppyWires(b *emu.Board) ([]string, func(*scsi.VCD)) {
 	fdc := b.FDC()
-	if fdc == nil {
-		return nil, func(*scsi.VCD) {}
-	}
 	wires := []string{"FDC_DRQ", "FDC_INTRQ", "FDC_BUSY"}
 	index := map[string]int{"fdc/DRQ": 0, "fdc/INTRQ": 1, "fdc/BUSY": 2}
 	var drives []*floppy.Drive

@@ -15,6 +15,7 @@ import (
 	"github.com/lbplus/lbplus/emu/console"
 	"github.com/lbplus/lbplus/roms/bootdemo"
 	"github.com/lbplus/lbplus/roms/monitor"
+	"github.com/lbplus/lbplus/sched"
 	"github.com/lbplus/lbplus/scsi/scsidev"
 )
 
@@ -81,7 +82,9 @@ func boot(t *testing.T, su setup, cmd string) (string, *emu.Board) {
 	b, err := emu.New(cfg)
 	require.NoError(t, err)
 	t.Cleanup(func() { b.Close() })
-	ty := &console.Typist{B: b, T: tr}
+	// B with no ID first tries floppy drive A: no drive is cabled, so the
+	// ROM waits out its timeouts (about 9 s) before it goes to SCSI.
+	ty := &console.Typist{B: b, T: tr, Limit: 20 * sched.Second}
 	require.NoError(t, ty.WaitFor("Any key: monitor\r\n"))
 	require.NoError(t, ty.Type(" ")) // the monitor, not the automatic boot
 	require.NoError(t, ty.Command("> ", cmd))

@@ -20,7 +20,8 @@ import (
 // under 1 s of host time": one op is a new board with the ROM and the
 // default system disk (an ST-125 with our CP/M), run until the CCP
 // prompts. It also reports the emulated time that takes ("sim-s"): the
-// ROM's 1 s + 5 s waits and the load.
+// ROM's 1 s + 5 s waits, its floppy attempt (no drive is cabled) and the
+// load.
 func BenchmarkResetToPrompt(b *testing.B) {
 	sys, err := cpm.System()
 	if err != nil {

@@ -61,7 +61,8 @@ fill:   ld (hl),c
         ld c,1                  ; partition 1 (B:), its first data track
         ld de,512
         call rwtest
-        ld c,5                  ; F: does not exist
+        ld c,7                  ; H: does not exist (F: and G: are the
+                                ; floppy units of the board's WD1772)
         call BIOS_SELDSK
         ld a,h
         or l
@@ -244,7 +245,7 @@ func TestBIOSOnTheBoard(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			path := systemDisk(t, standInSystem(t), cpmbios.HDConfig{Partitions: 5, Burst: burst})
 			r := bootDisk(t, path)
-			require.NoError(t, r.ty.WaitFor("lbplus CP/M 2.2 BIOS 1.1 - 60K\r\n5 hard disk partition(s), 0 floppy drive(s)\r\nSTANDIN\r\n"))
+			require.NoError(t, r.ty.WaitFor("lbplus CP/M 2.2 BIOS 1.1 - 60K\r\n5 hard disk partition(s), 2 floppy drive(s)\r\nSTANDIN\r\n"))
 			require.NoError(t, r.ty.WaitFor("RW OK\r\nRW OK\r\nKEY?"))
 			require.NoError(t, r.ty.Type("x"))
 			require.NoError(t, r.ty.WaitFor("x\r\nWARM OK\r\n"))
