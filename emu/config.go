@@ -186,6 +186,9 @@ func (c *Config) Validate() error {
 		if _, ok := scsiTypes[d.Type]; !ok {
 			return fmt.Errorf("SCSI ID %d: unknown device type %q (known: %s)", d.ID, d.Type, strings.Join(SCSITypes(), ", "))
 		}
+		if d.Interleave < 0 {
+			return fmt.Errorf("SCSI ID %d (%s): interleave %d: want 1 (1:1) or more", d.ID, d.Type, d.Interleave)
+		}
 	}
 	var drives [4]bool
 	for _, f := range c.Floppies {

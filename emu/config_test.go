@@ -1,6 +1,7 @@
 package emu_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -109,6 +110,7 @@ func TestMachineFileErrors(t *testing.T) {
 		{"board id", "scsi_id = 9\n", "SCSI ID 9: the J9 jumpers select 0-7"},
 		{"trg3 twice", "[jumpers]\nfdc_intrq_to_ctc_trg3 = true\nctc_to2_to_trg3 = true\n", "both drive CTC CLK/TRG3"},
 		{"floppy drive", "[[floppy]]\ndrive = 4\n", "floppy drive 4: the board selects drives 0-3"},
+		{"interleave", "[[scsi]]\nid = 0\ntype = \"acb4000\"\nimages = [\"x\"]\ninterleave = -3\n", "SCSI ID 0 (acb4000): interleave -3: want 1 (1:1) or more"},
 		{"rom", "rom = \"none.rom\"\n", "none.rom"},
 	}
 	for _, tt := range tests {
@@ -120,6 +122,34 @@ func TestMachineFileErrors(t *testing.T) {
 	}
 	_, err := emu.ReadMachineFile(filepath.Join(dir, "absent.toml"))
 	assert.ErrorContains(t, err, "absent.toml")
+}
+
+// A raw disk image's interleave and geometry come from the machine file
+// and reach the controller's open (acb4000 TestRawImageInterleave shows
+// the layout that follows); one the track cannot have is refused by
+// emu.New with the image named.
+func TestMachineFileRawInterleave(t *testing.T) {
+	dir := t.TempDir()
+	img := filepath.Join(dir, "d.hda")
+	require.NoError(t, os.WriteFile(img, make([]byte, 4*2*17*512), 0o644))
+	for _, tt := range []struct {
+		il   int
+		want string
+	}{{9, ""}, {17, img + ": interleave 17: want 1 to 16 for 17 sectors per track"}} {
+		path := writeFile(t, dir, "m.toml", fmt.Sprintf("[[scsi]]\nid = 0\ntype = \"acb4000\"\nimages = [\"d.hda\"]\ngeometry = \"4x2x17\"\ninterleave = %d\n", tt.il))
+		cfg, err := emu.ReadMachineFile(path)
+		require.NoError(t, err)
+		assert.Equal(t, tt.il, cfg.SCSI[0].Interleave)
+		cfg.ROM = emu.StubROM(0x100)
+		b, err := emu.New(cfg)
+		if tt.want != "" {
+			assert.EqualError(t, err, tt.want)
+			continue
+		}
+		require.NoError(t, err)
+		require.IsType(t, &acb4000.Controller{}, b.SCSIDevice(0))
+		require.NoError(t, b.Close())
+	}
 }
 
 // Devices that cannot be attached leave nothing open: the first disk's lock

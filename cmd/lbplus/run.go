@@ -69,9 +69,11 @@ The machine is described by --machine FILE (a TOML machine file: ROM,
 jumpers, SCSI devices by ID; see docs/machine.toml) and the flags, which
 override the file. --scsi ID=TYPE:FILE puts a device on the SCSI bus
 (repeatable; TYPE acb4000 or mcd403; acb4000 takes FILE,FILE for LUN 0 and
-LUN 1; options after the type: ro, geometry=NAME or CxHxS for a raw disk
-image without a sidecar). --hd0 and --tape are shorthands for
---scsi 0=acb4000:FILE and --scsi 1=mcd403:FILE.
+LUN 1; options after the type: ro, and for a raw disk image without a
+sidecar geometry=NAME or CxHxS and interleave=N, the interleave it was
+formatted at, 3 if not given). --hd0 and --tape are shorthands for
+--scsi 0=acb4000:FILE and --scsi 1=mcd403:FILE; --hd0 takes the same
+options after the file: --hd0 disk.hda,geometry=st125,interleave=2.
 
 With no machine file, no SCSI device and no floppy, run boots CP/M from the
 default system disk, $XDG_DATA_HOME/lbplus/cpm-hd0.img (or
@@ -89,7 +91,7 @@ func init() {
 	f := runCmd.Flags()
 	f.StringVar(&runFlags.machine, "machine", "", "TOML machine `FILE` (ROM, jumpers, SCSI devices); flags override it")
 	f.StringArrayVar(&runFlags.scsi, "scsi", nil, "SCSI device `ID=TYPE:FILE` (repeatable), e.g. 0=acb4000:hd0.img or 3=mcd403:t.tape")
-	f.StringVar(&runFlags.hd0, "hd0", "", "disk image `FILE[,ro]` for the ACB-4000 at SCSI ID 0, LUN 0 (make one with lbplus disk create; ,ro: read-only)")
+	f.StringVar(&runFlags.hd0, "hd0", "", "disk image `FILE[,ro][,geometry=NAME][,interleave=N]` for the ACB-4000 at SCSI ID 0, LUN 0 (make one with lbplus disk create; ,ro: read-only; geometry and interleave of a raw image)")
 	f.StringVar(&runFlags.lun1, "hd0-lun1", "", "disk image `FILE[,ro]` for the ACB-4000's second drive (LUN 1)")
 	f.StringVar(&runFlags.tape, "tape", "", "cartridge image `FILE[,ro]` for the MCD-403 at SCSI ID 1 (make one with lbplus tape create; ,ro: read-only)")
 	f.StringVar(&runFlags.rom, "rom", "", "ROM image (4, 8, 16 or 32 KB) instead of the built-in monitor")
@@ -311,13 +313,15 @@ func runConfig(cmd *cobra.Command) (emu.Config, error) {
 		return cfg, fmt.Errorf("--hd0-lun1 %s needs --hd0 too", runFlags.lun1)
 	}
 	if runFlags.hd0 != "" {
-		hd0, ro := imageFlag(runFlags.hd0)
-		images := []string{hd0}
+		spec, err := hd0Flag(runFlags.hd0)
+		if err != nil {
+			return cfg, err
+		}
 		if runFlags.lun1 != "" {
 			lun1, ro1 := imageFlag(runFlags.lun1)
-			images, ro = append(images, lun1), ro || ro1
+			spec.Images, spec.ReadOnly = append(spec.Images, lun1), spec.ReadOnly || ro1
 		}
-		cfg.SCSI = append(cfg.SCSI, scsidev.Spec{ID: HD0ID, Type: "acb4000", Images: images, ReadOnly: ro})
+		cfg.SCSI = append(cfg.SCSI, spec)
 	}
 	if runFlags.tape != "" {
 		tape, ro := imageFlag(runFlags.tape)
@@ -363,8 +367,54 @@ func imageFlag(v string) (path string, readOnly bool) {
 	return v, false
 }
 
+// hd0Flag reads --hd0 FILE[,OPTION...]: the options of --scsi (ro,
+// geometry=NAME, interleave=N) after the file. Only a trailing run of
+// options is taken, so a file name with a comma in it still works.
+func hd0Flag(v string) (scsidev.Spec, error) {
+	spec := scsidev.Spec{ID: HD0ID, Type: "acb4000"}
+	path := v
+	var opts []string
+	for {
+		i := strings.LastIndexByte(path, ',')
+		if i < 0 {
+			break
+		}
+		o := path[i+1:]
+		if k, _, _ := strings.Cut(o, "="); k != "ro" && k != "geometry" && k != "interleave" {
+			break
+		}
+		opts, path = append(opts, o), path[:i]
+	}
+	spec.Images = []string{path}
+	for _, o := range opts {
+		if err := scsiOption(&spec, o); err != nil {
+			return spec, fmt.Errorf("--hd0 %q: %w", v, err)
+		}
+	}
+	return spec, nil
+}
+
+// scsiOption applies one option of --scsi or --hd0 to spec.
+func scsiOption(spec *scsidev.Spec, o string) error {
+	switch k, v, _ := strings.Cut(o, "="); k {
+	case "ro":
+		spec.ReadOnly = true
+	case "geometry":
+		spec.Geometry = v
+	case "interleave":
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return fmt.Errorf("interleave %q: want a number from 1 (1:1) to the sectors per track - 1", v)
+		}
+		spec.Interleave = n
+	default:
+		return fmt.Errorf("unknown option %q (ro, geometry=NAME, interleave=N)", o)
+	}
+	return nil
+}
+
 // parseSCSIFlag reads one --scsi value: ID=TYPE[,OPTION...]:FILE[,FILE],
-// with the options ro and geometry=NAME.
+// with the options ro, geometry=NAME and interleave=N.
 func parseSCSIFlag(arg string) (scsidev.Spec, error) {
 	var spec scsidev.Spec
 	bad := func(why string) error {
@@ -385,13 +435,8 @@ func parseSCSIFlag(arg string) (scsidev.Spec, error) {
 	opts := strings.Split(kind, ",")
 	spec = scsidev.Spec{ID: n, Type: opts[0], Images: strings.Split(files, ",")}
 	for _, o := range opts[1:] {
-		switch k, v, _ := strings.Cut(o, "="); k {
-		case "ro":
-			spec.ReadOnly = true
-		case "geometry":
-			spec.Geometry = v
-		default:
-			return spec, bad(fmt.Sprintf("unknown option %q (ro, geometry=NAME)", o))
+		if err := scsiOption(&spec, o); err != nil {
+			return spec, bad(err.Error())
 		}
 	}
 	return spec, nil

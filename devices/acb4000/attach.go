@@ -10,7 +10,8 @@ import (
 
 // Type is the ACB-4000 as a machine configuration names it: "acb4000",
 // with one image per drive (LUN 0, optionally LUN 1), each with a sidecar
-// or raw (Spec.Geometry, or the geometry from its size: OpenGeometry).
+// or raw (Spec.Geometry, or the geometry from its size; Spec.Interleave, or
+// RawInterleave: OpenAs).
 // Spec.Params may be a Params.
 var Type = scsidev.Type{Name: "acb4000", Attach: attach}
 
@@ -24,7 +25,7 @@ func attach(bus *scsi.Bus, s scsidev.Spec) (scsidev.Device, error) {
 	}
 	var disks [2]*Disk
 	for i, path := range s.Images {
-		if disks[i], err = OpenGeometry(path, s.Geometry, s.ReadOnly); err != nil {
+		if disks[i], err = OpenAs(path, Raw{Geometry: s.Geometry, Interleave: s.Interleave}, s.ReadOnly); err != nil {
 			for _, d := range disks[:i] {
 				d.Close()
 			}

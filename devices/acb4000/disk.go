@@ -96,23 +96,36 @@ func Create(path string, g Geometry, formatted bool, interleave int) error {
 // shared one; writes then fail with a write-protect sense). An image with a
 // sidecar (FILE.toml) is what the sidecar says; one without is a raw image
 // whose geometry comes from its size (RawGeometry).
-func Open(path string, readOnly bool) (*Disk, error) { return OpenGeometry(path, "", readOnly) }
+func Open(path string, readOnly bool) (*Disk, error) { return OpenAs(path, Raw{}, readOnly) }
 
-// OpenGeometry is Open with the geometry of a raw image given (a name of
-// Geometries or CxHxS; "" = from the size). A raw image must then hold
-// exactly that many blocks; an image with a sidecar must agree with it.
-func OpenGeometry(path, geometry string, readOnly bool) (*Disk, error) {
+// Raw says what a raw image (no sidecar) does not record. The zero value
+// takes both from defaults: the geometry from the size, RawInterleave.
+type Raw struct {
+	// Geometry is a name of Geometries or CxHxS; "" = from the size.
+	Geometry string
+	// Interleave is the interleave the drive was formatted at, 1 to the
+	// sectors per track - 1; 0 = RawInterleave.
+	Interleave int
+}
+
+// OpenAs is Open with what a raw image does not record given. A raw image
+// must then hold exactly the geometry's blocks; an image with a sidecar
+// must agree with whatever is given.
+func OpenAs(path string, raw Raw, readOnly bool) (*Disk, error) {
 	var want *Geometry
-	if geometry != "" {
-		g, err := ParseGeometry(geometry)
+	if raw.Geometry != "" {
+		g, err := ParseGeometry(raw.Geometry)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 		want = &g
 	}
+	if raw.Interleave < 0 {
+		return nil, fmt.Errorf("%s: interleave %d: want 1 to the sectors per track - 1", path, raw.Interleave)
+	}
 	d := &Disk{}
 	if !image.HasSidecar(path) {
-		return openRaw(path, want, readOnly)
+		return openRaw(path, want, raw.Interleave, readOnly)
 	}
 	f, err := image.Open(path, &d.meta, readOnly)
 	if err != nil {
@@ -120,7 +133,14 @@ func OpenGeometry(path, geometry string, readOnly bool) (*Disk, error) {
 	}
 	if g := d.meta.Geom(); want != nil && (g.Cylinders != want.Cylinders || g.Heads != want.Heads || g.Sectors != want.Sectors) {
 		f.Close()
-		return nil, fmt.Errorf("%s: geometry %s given, but sidecar %s says %dx%dx%d", path, geometry, image.SidecarPath(path), g.Cylinders, g.Heads, g.Sectors)
+		return nil, fmt.Errorf("%s: geometry %s given, but sidecar %s says %dx%dx%d", path, raw.Geometry, image.SidecarPath(path), g.Cylinders, g.Heads, g.Sectors)
+	}
+	if il := d.meta.Interleave; raw.Interleave != 0 && raw.Interleave != il {
+		f.Close()
+		if !d.meta.Formatted {
+			return nil, fmt.Errorf("%s: interleave %d given, but sidecar %s says the disk is not formatted", path, raw.Interleave, image.SidecarPath(path))
+		}
+		return nil, fmt.Errorf("%s: interleave %d given, but sidecar %s says %d", path, raw.Interleave, image.SidecarPath(path), il)
 	}
 	d.f = f
 	return d, nil
@@ -180,10 +200,11 @@ func ParseGeometry(s string) (Geometry, error) {
 	return g, nil
 }
 
-// openRaw opens an image without a sidecar: formatted at RawInterleave [A],
-// geometry want or derived from the size. A given geometry must match the
-// size exactly: fewer blocks is a truncated image, more an oversized one.
-func openRaw(path string, want *Geometry, readOnly bool) (*Disk, error) {
+// openRaw opens an image without a sidecar: formatted at interleave il
+// (0: RawInterleave [A]), geometry want or derived from the size. A given
+// geometry must match the size exactly: fewer blocks is a truncated image,
+// more an oversized one.
+func openRaw(path string, want *Geometry, il int, readOnly bool) (*Disk, error) {
 	f, err := image.OpenRaw(path, 512, readOnly)
 	if err != nil {
 		return nil, err
@@ -205,7 +226,14 @@ func openRaw(path string, want *Geometry, readOnly bool) (*Disk, error) {
 	default:
 		g = *want
 	}
-	m := NewMeta(g, true, RawInterleave)
+	if il == 0 {
+		il = RawInterleave
+	}
+	if il >= g.Sectors {
+		f.Close()
+		return nil, fmt.Errorf("%s: interleave %d: want 1 to %d for %d sectors per track", path, il, g.Sectors-1, g.Sectors)
+	}
+	m := NewMeta(g, true, il)
 	return &Disk{f: f, meta: *m}, nil
 }
 

@@ -63,32 +63,39 @@ func rawFile(t *testing.T, dir, name string, size int64) string {
 }
 
 // A raw image opens without a sidecar, with its geometry from the size or
-// from the caller; a size that does not fit gets one error line naming the
-// file and the problem, and nothing is written.
+// from the caller and its interleave 3 or the caller's; a size that does
+// not fit, or an interleave the track cannot have, gets one error line
+// naming the file and the problem, and nothing is written.
 func TestOpenRaw(t *testing.T) {
 	dir := t.TempDir()
 	st125 := int64(ST125.Blocks()) * 512
 	tests := []struct {
 		name, geometry string
+		il             int
 		size           int64
 		want           Geometry
 		err            string
 	}{
-		{"dd of an ST-125", "", st125, ST125, ""},
-		{"BlueSCSI 20 MiB", "", 20 << 20, Geometry{Name: "raw", Cylinders: 603, Heads: 4, Sectors: 17, SectorSize: 512}, ""},
-		{"given geometry", "st125", st125, ST125, ""},
-		{"given CxHxS", "10x2x17", 10 * 2 * 17 * 512, Geometry{Name: "10x2x17", Cylinders: 10, Heads: 2, Sectors: 17, SectorSize: 512}, ""},
-		{"truncated block", "", st125 - 100, Geometry{}, "truncated: 21411740 bytes is not a whole number of 512-byte blocks"},
-		{"truncated for geometry", "st125", st125 - 512, Geometry{}, "truncated: 41819 blocks, but geometry st125 holds 41820"},
-		{"oversized for geometry", "st125", st125 + 512, Geometry{}, "oversized: 41821 blocks, but geometry st125 holds 41820"},
-		{"oversized for the controller", "", 300000 * 512, Geometry{}, "oversized: 300000 blocks"},
-		{"empty", "", 0, Geometry{}, "empty file"},
-		{"bad geometry", "st999", st125, Geometry{}, `geometry "st999"`},
+		{"dd of an ST-125", "", 0, st125, ST125, ""},
+		{"BlueSCSI 20 MiB", "", 0, 20 << 20, Geometry{Name: "raw", Cylinders: 603, Heads: 4, Sectors: 17, SectorSize: 512}, ""},
+		{"given geometry", "st125", 0, st125, ST125, ""},
+		{"given CxHxS", "10x2x17", 0, 10 * 2 * 17 * 512, Geometry{Name: "10x2x17", Cylinders: 10, Heads: 2, Sectors: 17, SectorSize: 512}, ""},
+		{"given interleave", "", 9, st125, ST125, ""},
+		{"interleave 1", "st125", 1, st125, ST125, ""},
+		{"interleave 16", "", 16, st125, ST125, ""},
+		{"interleave 17", "", 17, st125, Geometry{}, "interleave 17: want 1 to 16 for 17 sectors per track"},
+		{"negative interleave", "", -1, st125, Geometry{}, "interleave -1: want 1 to the sectors per track - 1"},
+		{"truncated block", "", 0, st125 - 100, Geometry{}, "truncated: 21411740 bytes is not a whole number of 512-byte blocks"},
+		{"truncated for geometry", "st125", 0, st125 - 512, Geometry{}, "truncated: 41819 blocks, but geometry st125 holds 41820"},
+		{"oversized for geometry", "st125", 0, st125 + 512, Geometry{}, "oversized: 41821 blocks, but geometry st125 holds 41820"},
+		{"oversized for the controller", "", 0, 300000 * 512, Geometry{}, "oversized: 300000 blocks"},
+		{"empty", "", 0, 0, Geometry{}, "empty file"},
+		{"bad geometry", "st999", 0, st125, Geometry{}, `geometry "st999"`},
 	}
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := rawFile(t, dir, string(rune('a'+i))+".hda", tt.size)
-			d, err := OpenGeometry(p, tt.geometry, false)
+			d, err := OpenAs(p, Raw{Geometry: tt.geometry, Interleave: tt.il}, false)
 			if tt.err != "" {
 				require.Error(t, err)
 				assert.Contains(t, err.Error(), p+": ")
@@ -104,23 +111,53 @@ func TestOpenRaw(t *testing.T) {
 			m := d.Meta()
 			assert.Equal(t, tt.want, m.Geom())
 			assert.Equal(t, int(tt.size/512), d.Blocks())
-			assert.Equal(t, RawInterleave, d.Meta().Interleave)
+			wantIL := tt.il
+			if wantIL == 0 {
+				wantIL = RawInterleave
+			}
+			assert.Equal(t, wantIL, d.Meta().Interleave)
 			assert.False(t, image.HasSidecar(p), "no sidecar is written")
 		})
 	}
 }
 
-// An image with a sidecar must agree with a geometry given for it.
-func TestOpenGeometryAgreesWithSidecar(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "hd.img")
+// An image with a sidecar must agree with a geometry or interleave given
+// for it.
+func TestOpenAsAgreesWithSidecar(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "hd.img")
 	small := Geometry{Name: "small", Cylinders: 4, Heads: 2, Sectors: 17, SectorSize: 512}
 	require.NoError(t, Create(p, small, true, 3))
-	d, err := OpenGeometry(p, "4x2x17", false)
+	d, err := OpenAs(p, Raw{Geometry: "4x2x17", Interleave: 3}, false)
 	require.NoError(t, err)
 	assert.False(t, d.Raw())
 	d.Close()
-	_, err = OpenGeometry(p, "st125", false)
+	_, err = OpenAs(p, Raw{Geometry: "st125"}, false)
 	assert.ErrorContains(t, err, "geometry st125 given, but sidecar")
+	_, err = OpenAs(p, Raw{Interleave: 5}, false)
+	assert.ErrorContains(t, err, p+": interleave 5 given, but sidecar "+p+".toml says 3")
+	u := filepath.Join(dir, "blank.img")
+	require.NoError(t, Create(u, small, false, 0))
+	_, err = OpenAs(u, Raw{Interleave: 2}, false)
+	assert.ErrorContains(t, err, "says the disk is not formatted")
+}
+
+// The interleave given for a raw image is the one the controller reads it
+// at: logical sector k of a track is in physical slot k*N mod 17, so a READ
+// of the first three blocks finds them in slots 0, N, 2N.
+func TestRawImageInterleave(t *testing.T) {
+	for _, il := range []int{0, 1, 9} {
+		r := newRig(t, rigOpts{raw: 136, rawIL: il})
+		var slots []int
+		r.c.ObserveSectors(func(e SectorEvent) { slots = append(slots, e.Slot) })
+		st, _ := r.run(t, rw(OpRead, 0, 0, 3), nil)
+		require.Equal(t, scsi.StatusGood, st)
+		n := il
+		if n == 0 {
+			n = RawInterleave
+		}
+		assert.Equal(t, []int{0, n, 2 * n % 17}, slots, "interleave %d", il)
+	}
 }
 
 // A raw image whose last cylinder is partial: its blocks read, the block

@@ -30,6 +30,7 @@ type rigOpts struct {
 	interleave int
 	params     *Params
 	raw        int64 // > 0: a raw image of this many blocks, no sidecar
+	rawIL      int   // the raw image's interleave (0: RawInterleave)
 }
 
 func newRig(t testing.TB, o rigOpts) *rig {
@@ -50,7 +51,7 @@ func newRig(t testing.TB, o rigOpts) *rig {
 	} else {
 		require.NoError(t, Create(path, o.geom, !o.unformat, o.interleave))
 	}
-	d, err := Open(path, false)
+	d, err := OpenAs(path, Raw{Interleave: o.rawIL}, false)
 	require.NoError(t, err)
 	t.Cleanup(func() { d.Close() })
 	s := sched.New()

@@ -20,8 +20,8 @@ func attach(bus *scsi.Bus, s scsidev.Spec) (scsidev.Device, error) {
 	if err := p.Validate(); err != nil {
 		return nil, fmt.Errorf("SCSI ID %d (mcd403): %w", s.ID, err)
 	}
-	if s.Geometry != "" {
-		return nil, fmt.Errorf("SCSI ID %d: the MCD-403 has no geometry option (its cartridge format is fixed)", s.ID)
+	if s.Geometry != "" || s.Interleave != 0 {
+		return nil, fmt.Errorf("SCSI ID %d: the MCD-403 has no geometry or interleave option (its cartridge format is fixed)", s.ID)
 	}
 	if len(s.Images) != 1 {
 		return nil, fmt.Errorf("SCSI ID %d: the MCD-403 takes one cartridge image, got %d", s.ID, len(s.Images))

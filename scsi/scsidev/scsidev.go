@@ -37,6 +37,10 @@ type Spec struct {
 	// Geometry describes a raw image without a sidecar (a disk's name,
 	// e.g. "st125", or CxHxS); empty = from the image's size.
 	Geometry string `toml:"geometry"`
+	// Interleave is the interleave a raw disk image was formatted at (a
+	// copy of a drive does not record it); 0 = the model's default. An
+	// image with a sidecar must agree with it.
+	Interleave int `toml:"interleave"`
 	// Params overrides the model's parameters (the package's Params value,
 	// for benches and tests; nil = defaults). Not in machine files.
 	Params any `toml:"-"`
