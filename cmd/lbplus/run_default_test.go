@@ -1,11 +1,13 @@
 package main
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -42,9 +44,14 @@ func runScriptWith(t *testing.T, setup func(), want, script []string) string {
 	defer func() { os.Stdin, os.Stdout = oldIn, oldOut }()
 
 	var (
-		mu   sync.Mutex
-		seen []byte
+		mu      sync.Mutex
+		seen    []byte
+		waiting = -1 // the want not seen yet, -1 once all are
 	)
+	// A want that never comes ends the run (as the user's quit key would)
+	// instead of hanging the test.
+	watchdog := time.AfterFunc(scriptTimeout, func() { inW.Write([]byte{console.QuitKey}) })
+	defer watchdog.Stop()
 	user := make(chan struct{})
 	go func() {
 		defer close(user)
@@ -57,6 +64,9 @@ func runScriptWith(t *testing.T, setup func(), want, script []string) string {
 			s := string(seen)
 			mu.Unlock()
 			for step < len(want) {
+				mu.Lock()
+				waiting = step
+				mu.Unlock()
 				at := strings.Index(s[from:], want[step])
 				if at < 0 {
 					break
@@ -69,6 +79,11 @@ func runScriptWith(t *testing.T, setup func(), want, script []string) string {
 				}
 				step++
 			}
+			if step == len(want) {
+				mu.Lock()
+				waiting = -1
+				mu.Unlock()
+			}
 			if err != nil || step == len(want) {
 				return
 			}
@@ -80,8 +95,15 @@ func runScriptWith(t *testing.T, setup func(), want, script []string) string {
 	inW.Close()
 	mu.Lock()
 	defer mu.Unlock()
+	if waiting >= 0 {
+		t.Errorf("no %q on the console after %v; it shows:\n%s", want[waiting], scriptTimeout, seen)
+	}
 	return string(seen)
 }
+
+// scriptTimeout bounds a scripted run in host time (at --speed max a
+// session takes seconds).
+const scriptTimeout = 2 * time.Minute
 
 // `lbplus run` with nothing attached boots CP/M to A> from the default
 // system disk, which it makes in the data directory on first use; what a
@@ -101,4 +123,50 @@ func TestRunDefaultBootsCPM(t *testing.T) {
 
 	got = runScript(t, []string{"A>", "A: STAT     COM : HELLO    COM\r\nA>"}, []string{"DIR\r"})
 	assert.Contains(t, got, "HELLO    COM", "the file persists")
+}
+
+// A session on `lbplus run` with no arguments, typed through the emulated
+// DART at the BIOS's 9600 baud: SAVE, REN, ERA, DIR, TYPE and USER in the
+// first run; in the second, SUBMIT (A:SUBMIT.COM of the default disk) runs
+// a batch put on the disk from the host, with its parameter substituted.
+func TestRunDefaultSession(t *testing.T) {
+	t.Setenv("XDG_DATA_HOME", t.TempDir())
+	// Each command line is echoed with its CR; the CCP then starts a new
+	// line for what the command prints and for the next prompt.
+	script := []struct{ line, want string }{
+		{"SAVE 4 PROG.COM", "A>"},
+		{"REN NEW.COM=PROG.COM", "A>"},
+		{"DIR *.COM", "A: SUBMIT   COM : DUMP     COM : COPY     COM : STAT     COM\r\nA: NEW      COM\r\nA>"},
+		{"ERA NEW.COM", "A>"},
+		{"DIR NEW.COM", "NO FILE\r\nA>"},
+		{"USER 5", "A>"},
+		{"SAVE 1 U5.COM", "A>"},
+		{"DIR", "A: U5       COM\r\nA>"},
+		{"USER 0", "A>"},
+		{"DIR U5.COM", "NO FILE\r\nA>"},
+		{"TYPE README.TXT", strings.ReplaceAll(readme, "\n", "\r\n") + "\r\nA>"},
+	}
+	want, lines := []string{"A>"}, []string(nil)
+	for _, s := range script {
+		lines = append(lines, s.line+"\r")
+		want = append(want, s.line+"\r\r\n"+s.want)
+	}
+	got := runScript(t, want, lines)
+	assert.NotContains(t, got, "?\r\n", "the CCP understood every command")
+
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"test.sub": "TYPE $1\r\nERA $1\r\nDIR $1\r\n\x1a",
+		"note.txt": "A note for the batch.\r\n\x1a",
+	} {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644))
+	}
+	disk := filepath.Join(os.Getenv("XDG_DATA_HOME"), "lbplus", DefaultDiskName)
+	require.NoError(t, cpmPut(io.Discard, disk, []string{filepath.Join(dir, "test.sub"), filepath.Join(dir, "note.txt")}, 0))
+
+	got = runScript(t,
+		[]string{"A>", "A>TYPE NOTE.TXT\r\nA note for the batch.\r\n\r\nA>ERA NOTE.TXT\r\nA>DIR NOTE.TXT\r\nNO FILE\r\nA>",
+			"DIR *.SUB\r\r\nA: TEST     SUB\r\nA>"},
+		[]string{"SUBMIT TEST NOTE.TXT\r", "DIR *.SUB\r"})
+	assert.NotContains(t, got, "$$$", "the batch file is gone once it has run")
 }

@@ -743,15 +743,21 @@ gl1:    ld      a, b
         inc     hl
         dec     b
         jr      gl1
-gl2:    call    brk             ; a key stops the batch
+gl2:    call    brk             ; a key stops the batch: a new prompt
         ret     z
-gl8:    ld      de, subfcb
+        call    subend
+        ld      (cblen), a
+        jp      prompt
+gl8:    call    subend          ; the batch is over: the prompt already
+        jp      getcon          ; shown takes the next line from the console
+
+; subend: delete $$$.SUB and leave batch mode; A = 0.
+subend: ld      de, subfcb
         ld      c, 19
         call    BDOS
         xor     a
         ld      (subflg), a
-        ld      (cblen), a
-        jp      prompt
+        ret
 
 msgnof: db      CR, LF, "NO FILE", 0
 msgall: db      CR, LF, "ALL (Y/N)?", 0
