@@ -70,14 +70,17 @@ test: deps debs
 	@echo "ZEXDOC and ZEXALL: the long instruction-set tests"
 	$(MAKE) --no-print-directory test-zex
 
-# ZEXDOC and ZEXALL (TestZex... in any package: on the bare CPU, under our
-# CP/M, on the board; they skip unless LBPLUS_ZEX=1): minutes of CPU each, so they run in a go test
-# invocation of their own with a timeout sized for a loaded 2-core machine,
-# and never count against the per-package timeout above.
+# ZEXDOC and ZEXALL on the bare CPU (z80host's TestZexdoc/TestZexall) and
+# ZEXDOC under our CP/M on the emulated board at 4 MHz (roms/cpmbios's
+# TestZexdocUnderCPM); they skip unless LBPLUS_ZEX=1. Minutes of CPU each,
+# so they run in a go test invocation of their own with a timeout sized for
+# a loaded 2-core machine, and never count against the per-package timeout
+# above.
 test-zex: deps
-	LBPLUS_ZEX=1 $(GO) test -timeout 60m -run '^TestZex' ./...
+	LBPLUS_ZEX=1 $(GO) test -timeout 60m -run '^TestZex(doc|all|docUnderCPM)$$' ./...
 
-# Only the long tests (ZEXDOC/ZEXALL and others named Long); make test runs them too.
+# Only the long tests: every ZEX run (also ZEXALL under CP/M on the board
+# and both on the Go BIOS of roms/cpm/cpmtest) and others named Long.
 test-long: deps debs
 	LBPLUS_ZEX=1 $(GO) test -timeout 80m -run 'Zex|Long' ./...
 

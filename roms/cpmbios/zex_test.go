@@ -18,18 +18,31 @@ import (
 	"github.com/lbplus/lbplus/scsi/scsidev"
 )
 
-// ZEXDOC, from the koron-go/z80 module, run as a CP/M program on the
-// emulated board: loaded by our CCP from the hard disk, printing through
-// our BDOS and BIOS, at the board's 4 MHz. It reports the emulated and the
-// host time it took. Minutes of CPU: only with LBPLUS_ZEX=1 (make test-zex).
-func TestZexdocUnderCPM(t *testing.T) {
+// ZEXDOC and ZEXALL, from the koron-go/z80 module, run as CP/M programs
+// on the emulated board: loaded by our CCP from the hard disk, printing
+// through our BDOS and BIOS, at the board's 4 MHz. Each reports the
+// emulated and the host time it took. Minutes of CPU each: only with
+// LBPLUS_ZEX=1; make test-zex runs ZEXDOC, make test-long both.
+func TestZexdocUnderCPM(t *testing.T) { runZexUnderCPM(t, "zexdoc.cim", "ZEXDOC") }
+func TestZexallUnderCPM(t *testing.T) { runZexUnderCPM(t, "zexall.cim", "ZEXALL") }
+
+// zexTests is how many tests ZEXDOC and ZEXALL run, each ending in OK or
+// ERROR.
+const zexTests = 67
+
+// zexEmulatedLimit bounds a run in emulated time: each exerciser needs
+// 46.7 G T-states, 3 h 15 min at 4 MHz.
+const zexEmulatedLimit = 6 * 3600 * sched.Second
+
+func runZexUnderCPM(t *testing.T, cim, com string) {
 	if os.Getenv("LBPLUS_ZEX") != "1" {
-		t.Skip("full ZEXDOC run takes minutes; run by make test-zex (LBPLUS_ZEX=1)")
+		t.Skip("a full exerciser run on the board takes minutes; run by make test-zex or test-long (LBPLUS_ZEX=1)")
 	}
+	t.Parallel()
 	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/koron-go/z80").Output()
 	require.NoError(t, err)
-	prog, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(out)), "cmd", "zexdoc", "zexdoc.cim"))
-	require.NoError(t, err, "zexdoc.cim (a CP/M .COM image) in the koron module")
+	prog, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(out)), "cmd", "zexdoc", cim))
+	require.NoError(t, err, "%s (a CP/M .COM image) in the koron module", cim)
 
 	path := systemDisk(t, ourSystem(t), cpmbios.HDConfig{Partitions: 1})
 	var m acb4000.Meta
@@ -37,20 +50,21 @@ func TestZexdocUnderCPM(t *testing.T) {
 	require.NoError(t, err)
 	fs, err := cpmbios.PartitionFS(f, 0)
 	require.NoError(t, err)
-	require.NoError(t, fs.Write(0, "ZEXDOC.COM", prog))
+	require.NoError(t, fs.Write(0, com+".COM", prog))
 	require.NoError(t, f.Close())
 
 	r := bootMachine(t, nil, []scsidev.Spec{{ID: 0, Type: "acb4000", Images: []string{path}}})
 	require.NoError(t, r.ty.WaitFor("A>"))
 	start, host := r.b.Now(), time.Now()
-	require.NoError(t, r.ty.Type("ZEXDOC\r"))
-	r.ty.Limit = 6 * 3600 * sched.Second
+	require.NoError(t, r.ty.Type(com+"\r"))
+	r.ty.Limit = zexEmulatedLimit
 	require.NoError(t, r.ty.WaitFor("Tests complete"))
+	require.NoError(t, r.ty.WaitFor("A>"), "the exerciser ends with a warm boot to the prompt")
 	sim := r.b.Now() - start
-	t.Logf("ZEXDOC under CP/M: %.0f s emulated at 4 MHz in %v host (%.1fx real time)",
+	t.Logf("%s under CP/M: %.0f s emulated at 4 MHz in %v host (%.1fx real time)", com,
 		float64(sim)/float64(sched.Second), time.Since(host).Round(time.Second),
 		float64(sim)/float64(sched.Second)/time.Since(host).Seconds())
 	got := r.tr.String()
 	assert.NotContains(t, got, "ERROR")
-	assert.Equal(t, 67, strings.Count(got, "OK"), "every test passes: %s", got)
+	assert.Equal(t, zexTests, strings.Count(got, "OK"), "every test passes: %s", got)
 }

@@ -24,10 +24,8 @@ func zexFile(t *testing.T, name string) []byte {
 // runZex puts the exerciser on A: with the CCP's SAVE, runs it by name at
 // the A> prompt and checks what it printed through BDOS functions 2 and 9.
 func runZex(t *testing.T, cim, com string) {
-	// Minutes of CPU each: only in make test-zex (LBPLUS_ZEX=1), which runs
-	// them in a go test of their own, away from the per-package timeout.
 	if os.Getenv("LBPLUS_ZEX") != "1" {
-		t.Skip("a full exerciser run takes minutes; run by make test-zex (LBPLUS_ZEX=1)")
+		t.Skip("a full exerciser run takes minutes; run by make test-long (LBPLUS_ZEX=1)")
 	}
 	t.Parallel()
 	prog := zexFile(t, cim)
@@ -45,5 +43,7 @@ func runZex(t *testing.T, cim, com string) {
 	assert.True(t, strings.HasSuffix(out, "\nA>"), "the CCP prompts again")
 }
 
-func TestZexdoc(t *testing.T) { runZex(t, "zexdoc.cim", "ZEXDOC") }
-func TestZexall(t *testing.T) { runZex(t, "zexall.cim", "ZEXALL") }
+// On this Go BIOS they cost CPU time only (make test-long); make test-zex
+// runs ZEXDOC under CP/M on the emulated board instead (roms/cpmbios).
+func TestZexdocOnGoBIOS(t *testing.T) { runZex(t, "zexdoc.cim", "ZEXDOC") }
+func TestZexallOnGoBIOS(t *testing.T) { runZex(t, "zexall.cim", "ZEXALL") }
