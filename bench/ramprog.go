@@ -10,14 +10,15 @@ import (
 	"github.com/lbplus/lbplus/emu"
 )
 
-// RAMProgram is a harness Z80 program (BACKUP, DISKBENCH, TAPEBENCH) loaded
-// into the RAM of a machine built for it, entered through a boot stub ROM.
-// The harness and the program share nothing but the program's symbols:
-// parameters are written to its p_* labels, results read from its r_*
-// labels, and its r_state byte compared with the ST_* constants of
-// scsilib.inc, all looked up in the assembler's symbol table. A symbol the
-// harness needs and the program lacks is an error when the program is
-// loaded, not a wrong number later.
+// RAMProgram is a harness Z80 program (BACKUP, DISKBENCH, TAPEBENCH,
+// FDBENCH) loaded into the RAM of a machine built for it, entered through a
+// boot stub ROM. The harness and the program share nothing but the
+// program's symbols: parameters are written to its p_* labels, results
+// read from its r_* labels, and its r_state byte compared with its ST_*
+// constants (those of scsilib.inc; FDBENCH defines its own), all looked up
+// in the assembler's symbol table. A symbol the harness needs and the
+// program lacks is an error when the program is loaded, not a wrong number
+// later.
 type RAMProgram struct {
 	Board *emu.Board
 	name  string

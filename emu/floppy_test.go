@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/lbplus/lbplus/devices/fdimage"
+	"github.com/lbplus/lbplus/devices/floppy"
 	"github.com/lbplus/lbplus/emu"
 	"github.com/lbplus/lbplus/sched"
 )
@@ -126,4 +127,39 @@ func BenchmarkPeerWorkloadIdleFloppy(b *testing.B) {
 	if fd.Sched().Pending() != plain.Sched().Pending() {
 		b.Fatalf("the idle floppy board queues %d events, the plain one %d", fd.Sched().Pending(), plain.Sched().Pending())
 	}
+}
+
+// The jumpers: WD1772 DRQ -> DART RIA (RR0 bit 4 of channel A) and INTRQ ->
+// CTC CLK/TRG3 (channel 3 counts the interrupts).
+func TestFDCJumpers(t *testing.T) {
+	f, _ := fdimage.ParseFormat("amp2")
+	cfg := emu.DefaultConfig(emu.StubROM(0x0100))
+	cfg.Floppies = []emu.Floppy{{Drive: 0}}
+	cfg.Jumpers.FDCDrqToRIA = true
+	cfg.Jumpers.FDCIntrqToTRG3 = true
+	b, err := emu.New(cfg)
+	require.NoError(t, err)
+	defer b.Close()
+	require.NoError(t, b.InsertFloppyDisk(0, "x", f.NewDisk(0xE5), false))
+	var intrq []bool
+	b.FDC().Observe(func(now sched.Time, _ string, sig floppy.Signal, v int) {
+		if sig == floppy.INTRQ {
+			intrq = append(intrq, v != 0)
+		}
+	})
+	b.Out(0x70, 0x57, 0) // CTC 3: counter, rising edge, time constant follows
+	b.Out(0x70, 0x10, 4)
+	b.Out(0x00, 0x41, 8)
+	b.Out(0xC0, 0xC8, 12) // Read Address, nobody reads: the last DRQ stays up
+	require.NoError(t, b.RunFor(300*sched.Millisecond))
+	require.True(t, b.FDC().DRQ())
+	t0 := b.CPU().T()
+	rr0, _ := b.In(0x84, t0)
+	assert.NotZero(t, rr0&0x10, "RIA = DRQ")
+	b.In(0xC7, t0+20) // the data read drops DRQ and ends the command (INTRQ)
+	rr0, _ = b.In(0x84, t0+40)
+	assert.Zero(t, rr0&0x10)
+	assert.Equal(t, []bool{true}, intrq)
+	n, _ := b.In(0x70, t0+60)
+	assert.Equal(t, uint8(0x0F), n, "CTC 3 counted the INTRQ edge")
 }

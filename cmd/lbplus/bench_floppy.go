@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lbplus/lbplus/bench"
 	"github.com/lbplus/lbplus/roms/fdbench"
 )
 
@@ -49,12 +50,12 @@ track (docs/FLOPPY.md, "Bench").
 				}
 			}
 			bar := newProgress(cmd.ErrOrStderr())
-			var rows []fdbench.Row
+			var rows []bench.FloppyRow
 			total := len(ils) * len(ls)
 			for _, l := range ls {
 				for _, il := range ils {
 					bar.show(fmt.Sprintf("%d:1, %d T a byte", il, l), int64(len(rows)), int64(total))
-					r, err := fdbench.Bench(il, l)
+					r, err := bench.Floppy(il, l)
 					if err != nil {
 						bar.done()
 						return err
@@ -78,7 +79,7 @@ track (docs/FLOPPY.md, "Bench").
 	benchCmd.AddCommand(cmd)
 }
 
-func floppyTable(w io.Writer, rows []fdbench.Row) error {
+func floppyTable(w io.Writer, rows []bench.FloppyRow) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "interleave\tloop T/byte\tms/track\tlost-data retries\tsectors given up\t")
 	for _, r := range rows {

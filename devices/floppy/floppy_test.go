@@ -124,7 +124,7 @@ func TestSnapshotSectorUnderHead(t *testing.T) {
 
 // FormatStream, fed to a Write Track that records cells as the chip does,
 // gives back the same track at the same positions (the chip's half of this
-// is tested in wd1772 and roms/fdbench).
+// is tested in wd1772 and bench TestZ80FormatWriteReadAddress).
 func TestFormatStreamCodes(t *testing.T) {
 	f, _ := fdimage.ParseFormat("amp2")
 	tr := f.NewTrack(5, 1, 0xE5)

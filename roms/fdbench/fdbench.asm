@@ -3,18 +3,18 @@
 ; data: 67 T-states a byte plus PAD). Used by the floppy acceptance tests
 ; and `lbplus bench floppy` (docs/FLOPPY.md, "Bench").
 ;
-; Script at SCRIPT: 4-byte entries op, a, b, c; results at RESULTS.
-;   00          end: STATE = 1, HALT
+; Script at p_script: 4-byte entries op, a, b, c; results at r_state on.
+;   00          end: r_state = ST_DONE, HALT
 ;   01 a        port 00 <- a (drive select, side, density; ROM stays off)
 ;   02 a b      type I command a with the data register = b; wait for not BUSY
 ;   03 a b      Write Track, h = 1, from page a (b pages = b*256 bytes)
 ;   04 a b      Write Sector a (h = 1) from page b
 ;   05 a b c    Read Sector a (h = 1) into page b; up to c retries on
-;               lost data, RNF or CRC (each retry counted in RETRIES)
-;   06          Read Address into RABUF + 6*n, n counting up
+;               lost data, RNF or CRC (each retry counted in r_retries)
+;   06          Read Address into r_rabuf + 6*n, n counting up
 ;   07 a b      copy 512 bytes from page a to page b (BIOS deblocking, LDIR)
 ;   08 a        printer data port 01 <- a (a marker for the harness' scope)
-; After each FDC command the final status is appended to STATUS + n.
+; After each FDC command the final status is appended to r_status + n.
 
 ; The loop padding is given by the harness (-D PAD4=n ...); 0 when the source
 ; is assembled on its own. "IF DEFINED" rather than IFNDEF: pasmo, which
@@ -41,7 +41,7 @@ FDCRDAT equ 0C7h
 
         org 0100h
 start:  ld sp,0100h
-        ld ix,SCRIPT
+        ld ix,p_script
 next:   ld a,(ix+0)
         ld b,(ix+1)
         ld c,(ix+2)
@@ -68,12 +68,12 @@ next:   ld a,(ix+0)
         jp z,op_copy
         dec a
         jp z,op_mark
-        ld a,2                  ; unknown op
-        ld (STATE),a
+        ld a,ST_FAIL            ; unknown op
+        ld (r_state),a
         halt
 
-finish: ld a,1
-        ld (STATE),a
+finish: ld a,ST_DONE
+        ld (r_state),a
         halt
 
 op_latch:
@@ -175,15 +175,15 @@ rsend:  in a,(FDCSTAT)
         ld a,d
         or a
         jp z,next               ; out of retries: give up on this sector
-        ld hl,(RETRIES)
+        ld hl,(r_retries)
         inc hl
-        ld (RETRIES),hl
+        ld (r_retries),hl
         dec d
         jp op_rsec
 
-; Read Address into RABUF + 6n.
+; Read Address into r_rabuf + 6n.
 op_raddr:
-        ld hl,(RAPTR)
+        ld hl,(r_raptr)
         ld a,0C8h
         out (FDCCMD),a
         call settle
@@ -196,7 +196,7 @@ ral:    in a,(FDCSTAT)
         ld (hl),a
         inc hl
         jp ral
-raend:  ld (RAPTR),hl
+raend:  ld (r_raptr),hl
         in a,(FDCSTAT)
         call stat
         jp next
@@ -222,23 +222,27 @@ stl:    djnz stl
 
 ; stat appends A to the status list; keeps A.
 stat:   push hl
-        ld hl,(STPTR)
+        ld hl,(r_stptr)
         ld (hl),a
         inc hl
-        ld (STPTR),hl
+        ld (r_stptr),hl
         pop hl
         ret
 
-; Results (cleared by the harness).
+; Program states in r_state, as the other harness programs have them
+; (roms/scsilib): 0 while running.
+ST_DONE equ 1                   ; the script ended
+ST_FAIL equ 2                   ; an unknown operation stopped it
+
+; Results, read by the harness through these labels.
         org 0800h
-RESULTS:
-STATE:  db 0
-RETRIES: dw 0
-RAPTR:  dw RABUF
-STPTR:  dw STATUS
+r_state:  db 0
+r_retries: dw 0
+r_raptr:  dw r_rabuf
+r_stptr:  dw r_status
         org 0810h
-RABUF:  ds 6*64
+r_rabuf:  ds 6*64
         org 0A00h
-STATUS: ds 512
+r_status: ds 512
         org 0C00h
-SCRIPT: ds 4
+p_script: ds 4

@@ -1,8 +1,9 @@
 // Package fdbench holds FDBENCH, a Z80 program that drives the WD1772 of
 // the emulated board from a script (format with Write Track, write, read,
-// Read Address) with the polled loops of an Ampro-style BIOS, and the
-// harness that runs it: the floppy acceptance tests and `lbplus bench
-// floppy` (docs/FLOPPY.md, "Bench").
+// Read Address) with the polled loops of an Ampro-style BIOS, and its
+// script encoding. The harness that runs it on a machine with floppy
+// drives is bench.LoadFloppy; it serves the floppy acceptance tests and
+// `lbplus bench floppy` (docs/FLOPPY.md, "Bench").
 //
 // The read loop polls status (BUSY, DRQ) and takes a byte in 67 T-states;
 // Build pads it to any longer loop, to show where a slower host starts to
@@ -31,20 +32,9 @@ var source string
 // BaseLoop is the read loop's T-states a byte without padding.
 const BaseLoop = 67
 
-// Program is FDBENCH assembled for one read-loop speed.
-type Program struct {
-	Org     uint16
-	Bytes   []byte
-	Results uint16 // STATE, RETRIES (word), RAPTR, STPTR
-	RABuf   uint16 // Read Address bytes, 6 per command
-	Status  uint16 // final status of every FDC command, in order
-	Script  uint16
-	Loop    int // T-states a byte of the read loop
-}
-
 var (
 	mu    sync.Mutex
-	cache = map[int]*Program{}
+	cache = map[int]*asm.Result{}
 )
 
 // pad finds a, b, c >= 0 with 4a + 6b + 7c = n (n >= 0, n not 1, 2, 3, 5
@@ -60,12 +50,15 @@ func pad(n int) (a, b, c int, ok bool) {
 	return 0, 0, 0, false
 }
 
-// Build assembles FDBENCH with a read loop of loop T-states a byte.
-func Build(loop int) (*Program, error) {
+// Build assembles FDBENCH with a read loop of loop T-states a byte, once
+// per loop and process; callers share the result and must not modify it.
+// Harnesses reach the program through its symbols (bench.RAMProgram):
+// p_script, r_state, r_retries, r_raptr, r_stptr, r_rabuf, r_status.
+func Build(loop int) (*asm.Result, error) {
 	mu.Lock()
 	defer mu.Unlock()
-	if p := cache[loop]; p != nil {
-		return p, nil
+	if r := cache[loop]; r != nil {
+		return r, nil
 	}
 	a, b, c, ok := pad(loop - BaseLoop)
 	if !ok || loop < BaseLoop {
@@ -75,11 +68,8 @@ func Build(loop int) (*Program, error) {
 	if err != nil {
 		return nil, fmt.Errorf("fdbench: %w", err)
 	}
-	sym := func(n string) uint16 { return uint16(res.Symbols[n]) }
-	p := &Program{Org: res.Org, Bytes: res.Bytes, Results: sym("RESULTS"), RABuf: sym("RABUF"),
-		Status: sym("STATUS"), Script: sym("SCRIPT"), Loop: loop}
-	cache[loop] = p
-	return p, nil
+	cache[loop] = res
+	return res, nil
 }
 
 // Script is a list of FDBENCH operations.

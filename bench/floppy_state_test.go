@@ -1,4 +1,4 @@
-package fdbench
+package bench
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/lbplus/lbplus/devices/fdimage"
 	"github.com/lbplus/lbplus/emu"
+	"github.com/lbplus/lbplus/roms/fdbench"
 	"github.com/lbplus/lbplus/sched"
 )
 
@@ -30,11 +31,9 @@ func TestSaveStateMidFloppyRead(t *testing.T) {
 		}
 	}
 	require.NoError(t, fdimage.Create(path, f, d, "IMD 1.18: test"))
-	cfg := emu.DefaultConfig(emu.StubROM(0x0100))
+	cfg := emu.DefaultConfig(nil)
 	cfg.Floppies = []emu.Floppy{{Drive: 0, Type: "48tpi", Image: path}, {Drive: 1}}
-	p, err := Build(BaseLoop)
-	require.NoError(t, err)
-	var s Script
+	var s fdbench.Script
 	s.Latch(0x01)
 	s.TypeI(0x08, 0)
 	s.TypeI(0x18, 3) // Seek to 3
@@ -43,36 +42,33 @@ func TestSaveStateMidFloppyRead(t *testing.T) {
 	}
 	s.ReadAddress()
 
-	ref, err := emu.New(cfg)
+	ref, err := LoadFloppy(cfg, fdbench.BaseLoop, s, nil)
 	require.NoError(t, err)
-	res, err := Exec(ref, p, s, nil, 10*sched.Second)
+	res, err := ref.Finish(10 * sched.Second)
 	require.NoError(t, err)
-	want := Page(ref, 0x20, 10*512)
+	want := ref.Page(0x20, 10*512)
 	end := res.End
 	require.NoError(t, ref.Close())
 
 	for _, cut := range []sched.Time{5 * sched.Millisecond, end / 5, end / 2, end - 3*sched.Millisecond} {
-		a, err := emu.New(cfg)
+		a, err := LoadFloppy(cfg, fdbench.BaseLoop, s, nil)
 		require.NoError(t, err)
-		require.NoError(t, Load(a, p, s, nil))
-		require.NoError(t, a.RunFor(cut))
+		require.NoError(t, a.Board.RunFor(cut))
 		var st bytes.Buffer
-		require.NoError(t, a.SaveState(&st), "at %v", cut)
+		require.NoError(t, a.Board.SaveState(&st), "at %v", cut)
 		require.NoError(t, a.Close())
 
-		b, err := emu.New(cfg)
+		b, err := LoadFloppy(cfg, fdbench.BaseLoop, nil, nil)
 		require.NoError(t, err)
-		require.NoError(t, b.LoadState(&st, "state"))
-		got, err := Finish(b, p, 10*sched.Second)
+		require.NoError(t, b.Board.LoadState(&st, "state"))
+		got, err := b.Finish(10 * sched.Second)
 		require.NoError(t, err, "at %v", cut)
 		assert.Equal(t, end, got.End, "at %v", cut)
 		assert.Equal(t, res.RA, got.RA, "at %v", cut)
-		assert.Equal(t, want, Page(b, 0x20, 10*512), "at %v", cut)
+		assert.Equal(t, want, b.Page(0x20, 10*512), "at %v", cut)
 		require.NoError(t, b.Close())
 	}
 	// A disk kept only in memory cannot be saved; another disk refuses.
-	m, err := NewBoard(f.NewDisk(0), false)
-	require.NoError(t, err)
-	defer m.Close()
-	assert.ErrorContains(t, m.SaveState(&bytes.Buffer{}), "not an image file")
+	m := loadFloppy(t, f.NewDisk(0), fdbench.BaseLoop, nil, nil)
+	assert.ErrorContains(t, m.Board.SaveState(&bytes.Buffer{}), "not an image file")
 }

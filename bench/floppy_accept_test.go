@@ -1,57 +1,32 @@
-package fdbench
+package bench
 
 import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/lbplus/lbplus/asm"
 	"github.com/lbplus/lbplus/devices/fdimage"
 	"github.com/lbplus/lbplus/devices/floppy"
 	"github.com/lbplus/lbplus/devices/wd1772"
-	"github.com/lbplus/lbplus/emu"
+	"github.com/lbplus/lbplus/roms/fdbench"
 	"github.com/lbplus/lbplus/sched"
 )
 
-func TestPad(t *testing.T) {
-	for _, n := range []int{0, 4, 6, 7, 8, 83, 150 - 67, 13, 100} {
-		a, b, c, ok := pad(n)
-		require.True(t, ok, n)
-		assert.Equal(t, n, 4*a+6*b+7*c, n)
+// loadFloppy is LoadFloppy on FloppyConfig's machine with disk (nil: the
+// drive is empty) in drive 0, closed when the test ends.
+func loadFloppy(t testing.TB, disk *fdimage.Disk, loop int, s fdbench.Script, data map[byte][]byte) *FloppyRun {
+	t.Helper()
+	r, err := LoadFloppy(FloppyConfig(), loop, s, data)
+	require.NoError(t, err)
+	t.Cleanup(func() { r.Close() })
+	if disk != nil {
+		require.NoError(t, r.Board.InsertFloppyDisk(0, "fdbench", disk, false))
 	}
-	_, err := Build(68)
-	assert.Error(t, err)
-}
-
-// The read loop's cost per byte is what its name says: the T-states of the
-// instructions on the byte path (conditional jumps not taken), from the
-// assembler's listing, which uses the CPU's own timing table.
-func TestLoopTStates(t *testing.T) {
-	for _, loop := range []int{67, 100, 120, 150} {
-		a, b, c, _ := pad(loop - BaseLoop)
-		res, err := asm.AssembleString(source, asm.Options{Defines: map[string]int64{"PAD4": int64(a), "PAD6": int64(b), "PAD7": int64(c)}})
-		require.NoError(t, err)
-		from, to := uint16(res.Symbols["rsl"]), uint16(res.Symbols["rsend"])
-		sum := 0
-		for _, l := range res.Listing {
-			if l.Addr >= from && l.Addr < to && l.TStates != "" {
-				ts := l.TStates
-				if i := strings.IndexByte(ts, '/'); i >= 0 {
-					ts = ts[i+1:] // not taken
-				}
-				n, err := strconv.Atoi(ts)
-				require.NoError(t, err)
-				sum += n
-			}
-		}
-		assert.Equal(t, loop, sum)
-	}
+	return r
 }
 
 // A Z80 program formats a track with Write Track, writes every sector and
@@ -59,12 +34,6 @@ func TestLoopTStates(t *testing.T) {
 // times the track layout predicts.
 func TestZ80FormatWriteReadAddress(t *testing.T) {
 	disk := fdimage.NewDisk(40, 2) // unformatted
-	b, err := NewBoard(disk, false)
-	require.NoError(t, err)
-	defer b.Close()
-	p, err := Build(BaseLoop)
-	require.NoError(t, err)
-
 	f, _ := fdimage.ParseFormat("amp2")
 	want := f.NewTrack(0, 0, 0xE5)
 	layout := floppy.StandardLayout(&want, 200*sched.Millisecond)
@@ -75,7 +44,7 @@ func TestZ80FormatWriteReadAddress(t *testing.T) {
 		ids = append(ids, s.R)
 	}
 
-	var s Script
+	var s fdbench.Script
 	s.Latch(0x01)    // drive 0, side 0, MFM
 	s.TypeI(0x08, 0) // Restore, h = 1: the motor starts
 	s.WriteTrack(0x10, byte((len(stream)+255)/256))
@@ -95,13 +64,15 @@ func TestZ80FormatWriteReadAddress(t *testing.T) {
 	for i := 0; i < 12; i++ {
 		s.ReadAddress()
 	}
+	run := loadFloppy(t, disk, fdbench.BaseLoop, s, data)
+	b := run.Board
 	var falls []sched.Time
 	b.FDC().Observe(func(now sched.Time, _ string, sig floppy.Signal, v int) {
 		if sig == floppy.Busy && v == 0 {
 			falls = append(falls, now)
 		}
 	})
-	res, err := Exec(b, p, s, data, 20*sched.Second)
+	res, err := run.Finish(20 * sched.Second)
 	require.NoError(t, err)
 
 	// Every command ended clean (bit 7 is the motor).
@@ -121,7 +92,7 @@ func TestZ80FormatWriteReadAddress(t *testing.T) {
 	}
 	// Written and read back.
 	for i := 0; i < 10; i++ {
-		assert.True(t, bytes.Equal(data[byte(0x30+2*i)], Page(b, byte(0x50+2*i), 512)), "sector %d", 17+i)
+		assert.True(t, bytes.Equal(data[byte(0x30+2*i)], run.Page(byte(0x50+2*i), 512)), "sector %d", 17+i)
 	}
 	// Read Address: rotational order, each when its CRC passed the head
 	// (plus the polling loop's time to take the last byte).
@@ -148,19 +119,14 @@ func TestLoopSpeedLostData(t *testing.T) {
 		lost bool
 	}{{67, false}, {120, false}, {150, true}} {
 		f, _ := fdimage.ParseFormat("amp2")
-		b, err := NewBoard(f.NewDisk(0xE5), false)
-		require.NoError(t, err)
-		p, err := Build(tc.loop)
-		require.NoError(t, err)
-		var s Script
+		var s fdbench.Script
 		s.Latch(0x01)
 		s.TypeI(0x08, 0)
 		s.ReadSector(17, 0x20, 0)
-		res, err := Exec(b, p, s, nil, 5*sched.Second)
+		res, err := loadFloppy(t, f.NewDisk(0xE5), tc.loop, s, nil).Finish(5 * sched.Second)
 		require.NoError(t, err)
 		require.Len(t, res.Status, 2)
 		assert.Equal(t, tc.lost, res.Status[1]&wd1772.StLostData != 0, "loop %d: status %02X", tc.loop, res.Status[1])
-		b.Close()
 	}
 }
 
@@ -173,17 +139,13 @@ func TestZ80WriteToReadOnlyImage(t *testing.T) {
 	require.NoError(t, fdimage.Create(path, f, f.NewDisk(0xE5), "IMD 1.18: test"))
 	before, err := os.ReadFile(path)
 	require.NoError(t, err)
-	b, err := NewBoard(nil, false)
-	require.NoError(t, err)
-	defer b.Close()
-	require.NoError(t, b.InsertFloppy(0, path, fdimage.Options{ReadOnly: true}))
-	p, err := Build(BaseLoop)
-	require.NoError(t, err)
-	var s Script
+	var s fdbench.Script
 	s.Latch(0x01)
 	s.TypeI(0x08, 0)
 	s.WriteSector(17, 0x20)
-	res, err := Exec(b, p, s, map[byte][]byte{0x20: bytes.Repeat([]byte{0x55}, 512)}, 5*sched.Second)
+	run := loadFloppy(t, nil, fdbench.BaseLoop, s, map[byte][]byte{0x20: bytes.Repeat([]byte{0x55}, 512)})
+	require.NoError(t, run.Board.InsertFloppy(0, path, fdimage.Options{ReadOnly: true}))
+	res, err := run.Finish(5 * sched.Second)
 	require.NoError(t, err)
 	assert.NotZero(t, res.Status[1]&wd1772.StProtect, "status %02X", res.Status[1])
 	after, err := os.ReadFile(path)
@@ -199,19 +161,15 @@ func TestZ80FormatRawCannotHold(t *testing.T) {
 	f, _ := fdimage.ParseFormat("amp2")
 	require.NoError(t, fdimage.Create(path, f, f.NewDisk(0xE5), ""))
 	before, _ := os.ReadFile(path)
-	b, err := NewBoard(nil, false)
-	require.NoError(t, err)
-	defer b.Close()
-	require.NoError(t, b.InsertFloppy(0, path, fdimage.Options{Format: "amp2"}))
 	nine := fdimage.Format{Name: "x", Cylinders: 40, Heads: 2, Sectors: 9, Size: 512, FirstID: 17, Interleave: 1}.NewTrack(0, 0, 0xE5)
 	stream := floppy.FormatStream(&nine, floppy.StandardLayout(&nine, 200*sched.Millisecond))
-	p, err := Build(BaseLoop)
-	require.NoError(t, err)
-	var s Script
+	var s fdbench.Script
 	s.Latch(0x01)
 	s.TypeI(0x08, 0)
 	s.WriteTrack(0x10, byte((len(stream)+255)/256))
-	_, err = Exec(b, p, s, map[byte][]byte{0x10: stream}, 5*sched.Second)
+	run := loadFloppy(t, nil, fdbench.BaseLoop, s, map[byte][]byte{0x10: stream})
+	require.NoError(t, run.Board.InsertFloppy(0, path, fdimage.Options{Format: "amp2"}))
+	_, err := run.Finish(5 * sched.Second)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), path)
 	assert.Contains(t, err.Error(), "holds 10 sectors a track, not 9")
@@ -219,37 +177,17 @@ func TestZ80FormatRawCannotHold(t *testing.T) {
 	assert.Equal(t, before, after)
 }
 
-// The jumpers: WD1772 DRQ -> DART RIA (RR0 bit 4 of channel A) and INTRQ ->
-// CTC CLK/TRG3 (channel 3 counts the interrupts).
-func TestFDCJumpers(t *testing.T) {
-	f, _ := fdimage.ParseFormat("amp2")
-	cfg := emu.DefaultConfig(emu.StubROM(0x0100))
-	cfg.Floppies = []emu.Floppy{{Drive: 0}}
-	cfg.Jumpers.FDCDrqToRIA = true
-	cfg.Jumpers.FDCIntrqToTRG3 = true
-	b, err := emu.New(cfg)
-	require.NoError(t, err)
-	defer b.Close()
-	require.NoError(t, b.InsertFloppyDisk(0, "x", f.NewDisk(0xE5), false))
-	var intrq []bool
-	b.FDC().Observe(func(now sched.Time, _ string, sig floppy.Signal, v int) {
-		if sig == floppy.INTRQ {
-			intrq = append(intrq, v != 0)
-		}
-	})
-	b.Out(0x70, 0x57, 0) // CTC 3: counter, rising edge, time constant follows
-	b.Out(0x70, 0x10, 4)
-	b.Out(0x00, 0x41, 8)
-	b.Out(0xC0, 0xC8, 12) // Read Address, nobody reads: the last DRQ stays up
-	require.NoError(t, b.RunFor(300*sched.Millisecond))
-	require.True(t, b.FDC().DRQ())
-	t0 := b.CPU().T()
-	rr0, _ := b.In(0x84, t0)
-	assert.NotZero(t, rr0&0x10, "RIA = DRQ")
-	b.In(0xC7, t0+20) // the data read drops DRQ and ends the command (INTRQ)
-	rr0, _ = b.In(0x84, t0+40)
-	assert.Zero(t, rr0&0x10)
-	assert.Equal(t, []bool{true}, intrq)
-	n, _ := b.In(0x70, t0+60)
-	assert.Equal(t, uint8(0x0F), n, "CTC 3 counted the INTRQ edge")
+// Scripts and data that do not fit the program's memory map are refused
+// before anything runs; so is an operation the program does not know.
+func TestLoadFloppyRefuses(t *testing.T) {
+	long := make(fdbench.Script, 300)
+	_, err := LoadFloppy(FloppyConfig(), fdbench.BaseLoop, long, nil)
+	assert.EqualError(t, err, "fdbench: script of 300 operations is too long")
+	_, err = LoadFloppy(FloppyConfig(), fdbench.BaseLoop, nil, map[byte][]byte{0x08: {1}})
+	assert.EqualError(t, err, "fdbench: data at page 08h would overwrite the program (pages 10h and up)")
+	_, err = LoadFloppy(FloppyConfig(), 68, nil, nil)
+	assert.ErrorContains(t, err, "no read loop of 68 T-states")
+	bad := fdbench.Script{{9, 0, 0, 0}}
+	_, err = loadFloppy(t, nil, fdbench.BaseLoop, bad, nil).Finish(sched.Second)
+	assert.EqualError(t, err, "fdbench: the script has an unknown operation")
 }

@@ -1,6 +1,6 @@
 //go:build unix
 
-package fdbench
+package bench
 
 import (
 	"bufio"
@@ -16,6 +16,7 @@ import (
 
 	"github.com/lbplus/lbplus/devices/fdimage"
 	"github.com/lbplus/lbplus/emu"
+	"github.com/lbplus/lbplus/roms/fdbench"
 	"github.com/lbplus/lbplus/sched"
 )
 
@@ -31,22 +32,18 @@ func TestHelperFloppyWriter(t *testing.T) {
 		fmt.Println("error", err)
 		os.Exit(1)
 	}
-	cfg := emu.DefaultConfig(emu.StubROM(0x0100))
+	cfg := emu.DefaultConfig(nil)
 	cfg.Floppies = []emu.Floppy{{Drive: 0, Type: "48tpi", Image: p, Format: "amp2"}}
-	b, err := emu.New(cfg)
-	if err != nil {
-		fail(err)
-	}
-	prog, err := Build(BaseLoop)
-	if err != nil {
-		fail(err)
-	}
-	var s Script
+	var s fdbench.Script
 	s.Latch(0x01)
 	s.TypeI(0x08, 0)
 	s.WriteSector(18, 0x20)
 	s.WriteSector(25, 0x22)
-	res, err := Exec(b, prog, s, map[byte][]byte{0x20: bytes.Repeat([]byte{0x5A}, 512), 0x22: bytes.Repeat([]byte{0xA5}, 512)}, 5*sched.Second)
+	run, err := LoadFloppy(cfg, fdbench.BaseLoop, s, map[byte][]byte{0x20: bytes.Repeat([]byte{0x5A}, 512), 0x22: bytes.Repeat([]byte{0xA5}, 512)})
+	if err != nil {
+		fail(err)
+	}
+	res, err := run.Finish(5 * sched.Second)
 	if err != nil {
 		fail(err)
 	}
