@@ -35,6 +35,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/BurntSushi/toml"
 )
@@ -253,10 +254,7 @@ func openLocked(path string, readOnly bool) (*os.File, error) {
 	}
 	f, err := os.OpenFile(path, flag, 0)
 	if err != nil {
-		if errors.Is(err, os.ErrPermission) && !readOnly {
-			return nil, fmt.Errorf("%s: not writable by this user (%v); attach it read-only as %s,ro", path, bare(err), path)
-		}
-		return nil, fmt.Errorf("%s: %w", path, bare(err))
+		return nil, openError(path, err, readOnly)
 	}
 	if err := lock(f, !readOnly); err != nil {
 		f.Close()
@@ -322,6 +320,26 @@ func ReadSidecar(path string, meta Meta) error {
 
 // bare drops the operation and path from an *os.PathError: the messages
 // here name the file themselves.
+// cannotWrite reports whether err means the file may be read but not
+// written: no permission for this user, or a read-only file system.
+func cannotWrite(err error) bool {
+	return errors.Is(err, os.ErrPermission) || errors.Is(err, syscall.EROFS)
+}
+
+// openError says why an image could not be opened; one that may not be
+// written gets the read-only attachment as the way out, instead of a bare
+// "permission denied".
+func openError(path string, err error, readOnly bool) error {
+	if !readOnly && cannotWrite(err) {
+		why := "not writable by this user"
+		if errors.Is(err, syscall.EROFS) {
+			why = "on a read-only file system"
+		}
+		return fmt.Errorf("%s: %s (%v); attach it read-only as %s,ro", path, why, bare(err), path)
+	}
+	return fmt.Errorf("%s: %w", path, bare(err))
+}
+
 func bare(err error) error {
 	var pe *os.PathError
 	if errors.As(err, &pe) {
@@ -392,6 +410,9 @@ func createTemp(path string) (*os.File, error) {
 	}
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
+		if cannotWrite(err) {
+			return nil, fmt.Errorf("%s: cannot make files in folder %s (%v)", path, dir, bare(err))
+		}
 		return nil, fmt.Errorf("%s: %w", path, bare(err))
 	}
 	if err := f.Chmod(0o644); err != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
 
@@ -243,4 +244,30 @@ func TestNotWritableSaysReadOnly(t *testing.T) {
 	f, err := Open(p, &testMeta{}, true)
 	require.NoError(t, err)
 	f.Close()
+}
+
+// TestOpenErrorNotWritable: an image the user may read but not write (no
+// permission, or a read-only file system) is explained with the way out,
+// attaching it read-only, not as a bare "permission denied".
+func TestOpenErrorNotWritable(t *testing.T) {
+	for _, c := range []struct {
+		err      error
+		readOnly bool
+		want     string
+	}{
+		{syscall.EACCES, false, "d.img: not writable by this user (permission denied); attach it read-only as d.img,ro"},
+		{syscall.EPERM, false, "d.img: not writable by this user (operation not permitted); attach it read-only as d.img,ro"},
+		{syscall.EROFS, false, "d.img: on a read-only file system (read-only file system); attach it read-only as d.img,ro"},
+		{syscall.EACCES, true, "d.img: permission denied"},
+		{syscall.ENOENT, false, "d.img: no such file or directory"},
+	} {
+		err := openError("d.img", &os.PathError{Op: "open", Path: "d.img", Err: c.err}, c.readOnly)
+		assert.EqualError(t, err, c.want)
+	}
+	if os.Geteuid() != 0 { // root may write anything
+		path := create(t, 0)
+		require.NoError(t, os.Chmod(path, 0o444))
+		_, err := Open(path, &testMeta{}, false)
+		assert.ErrorContains(t, err, "attach it read-only as "+path+",ro")
+	}
 }
