@@ -11,8 +11,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/lbplus/lbplus/devices/acb4000"
-	"github.com/lbplus/lbplus/devices/image"
 	"github.com/lbplus/lbplus/roms/cpmbios"
 	"github.com/lbplus/lbplus/sched"
 	"github.com/lbplus/lbplus/scsi/scsidev"
@@ -45,13 +43,7 @@ func runZexUnderCPM(t *testing.T, cim, com string) {
 	require.NoError(t, err, "%s (a CP/M .COM image) in the koron module", cim)
 
 	path := systemDisk(t, ourSystem(t), cpmbios.HDConfig{Partitions: 1})
-	var m acb4000.Meta
-	f, err := image.Open(path, &m, false)
-	require.NoError(t, err)
-	fs, err := cpmbios.PartitionFS(f, 0)
-	require.NoError(t, err)
-	require.NoError(t, fs.Write(0, com+".COM", prog))
-	require.NoError(t, f.Close())
+	putFile(t, path, com+".COM", prog)
 
 	r := bootMachine(t, nil, []scsidev.Spec{{ID: 0, Type: "acb4000", Images: []string{path}}})
 	require.NoError(t, r.ty.WaitFor("A>"))
