@@ -171,6 +171,7 @@ func TestCLIBadInput(t *testing.T) {
 		{[]string{"bench", "tape", "--delay", "4001"}, "--delay 4001: give 0 to 4000 ms"},
 		{[]string{"bench", "tape", "--interleave", "3,99"}, "interleave 99"},
 		{[]string{"bench", "interleave", "--samples", "-1"}, "--samples -1"},
+		{[]string{"bench", "params", "--param", "NoSuch"}, "--param NoSuch: no such fitted parameter"},
 		// Item 6: odd files.
 		{[]string{"disk", "info", "pipe"}, "pipe: a named pipe, not a regular file"},
 		{[]string{"tape", "info", "pipe"}, "pipe: a named pipe, not a regular file"},

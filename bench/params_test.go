@@ -1,0 +1,131 @@
+package bench
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// burstChecks are the story checks of the tape's handshake alone (256-byte
+// OTIR bursts hang, 16-byte ones work): short runs, so a window search over
+// them is quick enough for a unit test.
+func burstChecks(t *testing.T) []StoryCheck {
+	t.Helper()
+	var cs []StoryCheck
+	for _, c := range StoryChecks(ShortParamsPasses) {
+		if strings.HasPrefix(c.Name, "tape ") {
+			cs = append(cs, c)
+		}
+	}
+	require.Len(t, cs, 2)
+	return cs
+}
+
+func fitParam(t *testing.T, name string) FitParam {
+	t.Helper()
+	for _, p := range FitParams() {
+		if p.Name == name {
+			return p
+		}
+	}
+	require.Failf(t, "no fitted parameter", "%s", name)
+	return FitParam{}
+}
+
+// The window search on the emulation: each closed end it reports passes
+// every check, and the next value beyond it fails the check it names, so
+// the window is a measured transition, not the search range.
+func TestFindWindowEndsAreTransitions(t *testing.T) {
+	for _, tc := range []struct {
+		name           string
+		max            float64    // the search range's top, if not the parameter's
+		lo, hi         [2]float64 // where each end must lie
+		loBy, hiBy     string     // "" for an end that must stay open
+		knife          bool
+		beyondLo, beyH float64 // a value just outside each closed end
+	}{
+		// The FIFO plus the 5380's output latch must be a whole number of
+		// 16-byte bursts: 127 and 129 both let a burst start with less
+		// room than it needs, so 128 is a knife edge.
+		{name: "mcd403.FIFOSize", lo: [2]float64{128, 128}, hi: [2]float64{128, 128},
+			loBy: "tape 16-byte bursts work", hiBy: "tape 16-byte bursts work", knife: true, beyondLo: 127, beyH: 129},
+		// A faster copy loop empties the FIFO under 256-byte bursts (no
+		// hang); a slower one does not trouble 16-byte bursts, which wait
+		// for DRQ before each burst: open above.
+		{name: "mcd403.DrainByteTime", max: 12, lo: [2]float64{1, 7.9}, hi: [2]float64{12, 12},
+			loBy: "tape 256-byte bursts hang", beyondLo: 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			p := fitParam(t, tc.name)
+			if tc.max != 0 {
+				p.Max = tc.max
+			}
+			e := NewEvaluator(t.TempDir(), ShortSearch)
+			e.Checks = burstChecks(t)
+			w, err := e.FindWindow(p)
+			require.NoError(t, err)
+			t.Logf("%s = %g %s: window %g-%g (open %v %v), below %s, above %s, %d runs",
+				p.Name, p.Value, p.Unit, w.Lo, w.Hi, w.LoOpen, w.HiOpen, w.LoBy, w.HiBy, e.Runs())
+			require.Empty(t, w.Fail)
+			require.Equal(t, tc.loBy == "", w.LoOpen, "a check closes the window below")
+			require.Equal(t, tc.hiBy == "", w.HiOpen, "a check closes the window above")
+			assert.True(t, w.Constrained())
+			assert.GreaterOrEqual(t, w.Lo, tc.lo[0])
+			assert.LessOrEqual(t, w.Lo, tc.lo[1])
+			assert.GreaterOrEqual(t, w.Hi, tc.hi[0])
+			assert.LessOrEqual(t, w.Hi, tc.hi[1])
+			assert.Equal(t, tc.loBy, w.LoBy)
+			assert.Equal(t, tc.hiBy, w.HiBy)
+			assert.Equal(t, tc.loBy != "", w.LoWhy != "")
+			assert.Equal(t, tc.hiBy != "", w.HiWhy != "")
+			assert.Equal(t, tc.knife, w.Margin < KnifeEdge, "margin %.4f", w.Margin)
+			// The ends pass, and the search resolution beyond a closed end
+			// fails the check it names.
+			res := p.Step * e.Resolution
+			type probe struct {
+				v    float64
+				fail string
+			}
+			probes := []probe{{w.Lo, ""}, {w.Hi, ""}}
+			if !w.LoOpen {
+				probes = append(probes, probe{max(tc.beyondLo, w.Lo-res), w.LoBy})
+			}
+			if !w.HiOpen {
+				probes = append(probes, probe{min(tc.beyH, w.Hi+res), w.HiBy})
+			}
+			for _, c := range probes {
+				name, why, err := e.At(p, c.v, "verify "+c.fail)
+				require.NoError(t, err)
+				if c.fail == "" {
+					assert.Empty(t, why, "%g passes", c.v)
+				} else {
+					assert.Equal(t, c.fail, name, "%g fails: %s", c.v, why)
+				}
+			}
+		})
+	}
+}
+
+// A parameter no check can move has an open window and no margin: the
+// search does not invent a limit. The tape's parameters cannot move the
+// disk interleave table.
+func TestFindWindowUnconstrained(t *testing.T) {
+	var table []StoryCheck
+	for _, c := range StoryChecks(ShortParamsPasses) {
+		if c.DiskOnly {
+			table = append(table, c)
+		}
+	}
+	require.Len(t, table, 1)
+	e := NewEvaluator(t.TempDir(), ShortSearch)
+	e.Checks = table
+	w, err := e.FindWindow(fitParam(t, "mcd403.SlotTime"))
+	require.NoError(t, err)
+	assert.True(t, w.LoOpen)
+	assert.True(t, w.HiOpen)
+	assert.False(t, w.Constrained())
+	assert.Zero(t, e.Runs(), "the table's check is never run for a tape parameter")
+}

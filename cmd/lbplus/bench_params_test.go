@@ -1,0 +1,46 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// bench params --json on one parameter: the FIFO size, whose window the
+// 16-byte burst rows close on both sides of its value (a knife edge).
+func TestBenchParamsJSON(t *testing.T) {
+	var out bytes.Buffer
+	rootCmd.SetOut(&out)
+	rootCmd.SetArgs([]string{"bench", "params", "--short", "--json", "-q", "--param", "FIFOSize"})
+	defer rootCmd.SetArgs(nil)
+	require.NoError(t, rootCmd.Execute())
+	var ps []map[string]any
+	require.NoError(t, json.Unmarshal(out.Bytes(), &ps), out.String())
+	require.Len(t, ps, 1)
+	p := ps[0]
+	for _, k := range []string{"name", "value", "unit", "source", "window", "margin", "knife_edge", "constrained"} {
+		assert.Contains(t, p, k)
+	}
+	assert.Equal(t, "mcd403.FIFOSize", p["name"])
+	assert.Equal(t, 128.0, p["value"])
+	assert.Equal(t, "bytes", p["unit"])
+	assert.Regexp(t, "^FIT", p["source"])
+	assert.Equal(t, []any{128.0, 128.0}, p["window"])
+	assert.Equal(t, false, p["lo_open"])
+	assert.Equal(t, false, p["hi_open"])
+	assert.NotEmpty(t, p["lo_limited_by"])
+	assert.NotEmpty(t, p["hi_limited_by"])
+	assert.Equal(t, true, p["knife_edge"])
+	assert.Equal(t, true, p["constrained"])
+}
+
+func TestBenchParamsBadFlags(t *testing.T) {
+	defer rootCmd.SetArgs(nil)
+	rootCmd.SetArgs([]string{"bench", "params", "--workers", "0"})
+	assert.EqualError(t, rootCmd.Execute(), "--workers 0: give at least 1")
+	rootCmd.SetArgs([]string{"bench", "params", "--workers", "1", "--param", "NoSuch"})
+	assert.EqualError(t, rootCmd.Execute(), "--param NoSuch: no such fitted parameter")
+}
