@@ -277,29 +277,47 @@ func TestCLIBadInput(t *testing.T) {
 	}
 }
 
-// TestCLIInterruptCleansScratch: Ctrl-C or SIGTERM during a bench removes
-// its scratch images (about 21 MB each) and exits as the signal would.
+// TestCLIInterruptCleansScratch: Ctrl-C or SIGTERM during any bench that
+// makes scratch images (about 21 MB each) removes them and exits as the
+// signal would.
 func TestCLIInterruptCleansScratch(t *testing.T) {
 	bin := lbplusBinary(t)
-	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
-		scratch := t.TempDir()
-		cmd := exec.Command(bin, "bench", "seed", "--mb", "5", "--quiet", "--scratch", scratch)
-		var errb bytes.Buffer
-		cmd.Stderr = &errb
-		require.NoError(t, cmd.Start())
-		require.Eventually(t, func() bool {
-			m, _ := filepath.Glob(filepath.Join(scratch, "lbplus-bench-*", "*", "*"))
-			return len(m) > 0
-		}, 60*time.Second, 20*time.Millisecond, "the bench made its images")
-		require.NoError(t, cmd.Process.Signal(sig))
-		err := cmd.Wait()
-		var ee *exec.ExitError
-		require.ErrorAs(t, err, &ee)
-		assert.Equal(t, 128+int(sig), ee.ExitCode())
-		assert.Contains(t, errb.String(), "scratch files removed")
-		left, err := os.ReadDir(scratch)
-		require.NoError(t, err)
-		assert.Empty(t, left, "%v left scratch files", sig)
+	benches := [][]string{
+		{"seed", "--mb", "5"},
+		{"backup", "--mb", "5"},
+		{"interleave", "--samples", "50"},
+		{"tape", "--blocks", "200"},
+		{"sweep", "--kb", "4096"},
+	}
+	for i, args := range benches {
+		sig := []syscall.Signal{syscall.SIGINT, syscall.SIGTERM}[i%2]
+		t.Run(args[0]+" "+sig.String(), func(t *testing.T) {
+			scratch := t.TempDir()
+			cmd := exec.Command(bin, append(append([]string{"bench"}, args...), "--quiet", "--scratch", scratch)...)
+			var errb bytes.Buffer
+			cmd.Stderr = &errb
+			require.NoError(t, cmd.Start())
+			made := func() bool {
+				n := 0
+				filepath.Walk(scratch, func(_ string, info os.FileInfo, err error) error {
+					if err == nil && info.Mode().IsRegular() {
+						n++
+					}
+					return nil
+				})
+				return n > 0
+			}
+			require.Eventually(t, made, 60*time.Second, 20*time.Millisecond, "the bench made its images")
+			require.NoError(t, cmd.Process.Signal(sig))
+			err := cmd.Wait()
+			var ee *exec.ExitError
+			require.ErrorAs(t, err, &ee, "stopped by the signal, not finished: %s", errb.String())
+			assert.Equal(t, 128+int(sig), ee.ExitCode())
+			assert.Contains(t, errb.String(), "scratch files removed")
+			left, err := os.ReadDir(scratch)
+			require.NoError(t, err)
+			assert.Empty(t, left, "%v left scratch files", sig)
+		})
 	}
 }
 

@@ -227,3 +227,27 @@ func TestRawRefusesWhatItCannotHold(t *testing.T) {
 	after, _ = os.ReadFile(p)
 	assert.Equal(t, bytes.Repeat([]byte{1}, 5120), after[:5120])
 }
+
+// TestCreateLeavesOtherFilesAlone: create builds the image under a unique
+// temporary name, so a user's FILE.tmp is neither overwritten nor renamed
+// into the image, and nothing else is left in the folder; a missing folder
+// is named.
+func TestCreateLeavesOtherFilesAlone(t *testing.T) {
+	f, err := ParseFormat("amp2")
+	require.NoError(t, err)
+	dir := t.TempDir()
+	p := filepath.Join(dir, "f.img")
+	require.NoError(t, os.WriteFile(p+".tmp", []byte("mine"), 0o644))
+	require.NoError(t, Create(p, f, f.NewDisk(0xE5), ""))
+	mine, err := os.ReadFile(p + ".tmp")
+	require.NoError(t, err)
+	assert.Equal(t, "mine", string(mine))
+	st, err := os.Stat(p)
+	require.NoError(t, err)
+	assert.Equal(t, f.RawSize(), st.Size())
+	left, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Len(t, left, 2, "the image and the user's file only")
+	err = Create(filepath.Join(dir, "nodir", "g.img"), f, f.NewDisk(0xE5), "")
+	assert.ErrorContains(t, err, "folder "+filepath.Join(dir, "nodir")+" does not exist")
+}

@@ -369,14 +369,27 @@ func Create(path string, f Format, d *Disk, header string) error {
 			}
 		}
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+	// Written under a unique temporary name beside path, synced and
+	// renamed: an interrupted create leaves no half-made image, and never
+	// touches another file (a fixed FILE.tmp could be the user's).
+	dir := filepath.Dir(path)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return fmt.Errorf("%s: folder %s does not exist", path, dir)
+	}
+	fh, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	fh, err := os.OpenFile(tmp, os.O_RDWR, 0)
+	tmp := fh.Name()
+	_, err = fh.Write(data)
+	if err == nil {
+		err = fh.Chmod(0o644)
+	}
 	if err == nil {
 		err = fh.Sync()
-		fh.Close()
+	}
+	if cerr := fh.Close(); err == nil {
+		err = cerr
 	}
 	if err == nil {
 		err = os.Rename(tmp, path)
