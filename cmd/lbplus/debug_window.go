@@ -3,8 +3,6 @@
 package main
 
 import (
-	"time"
-
 	"github.com/lbplus/lbplus/debugger"
 	"github.com/lbplus/lbplus/debugger/window"
 	"github.com/lbplus/lbplus/emu"
@@ -14,12 +12,9 @@ import (
 // build: ebiten needs a display as soon as the program starts, so only
 // this build links it). toWindow receives the console callback.
 func openWindow(d *debugger.Debugger, board *emu.Board, cfg emu.Config, toWindow *func(byte)) error {
-	// The window's only contact with host time: at maximum speed it fills
-	// each frame with as much simulated time as fits.
-	start := time.Now()
 	w := window.New(d, window.Options{Title: "lbplus debugger - " + cfg.ROMName, Chip: board.NCR5380(),
 		ConsoleIn: board.ConsoleInput, Panels: debugger.DevicePanels(board), StateFile: debugFlags.state,
-		HostElapsed: func() time.Duration { return time.Since(start) }})
+		Runner: true})
 	*toWindow = w.Console
 	return window.Run(w)
 }

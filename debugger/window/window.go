@@ -27,12 +27,11 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"time"
+	"sync"
 
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
-	"github.com/hajimehoshi/ebiten/v2/vector"
 	"golang.org/x/image/font/gofont/gomono"
 
 	"github.com/lbplus/lbplus/debugger"
@@ -72,27 +71,22 @@ type Options struct {
 	// StateFile is where F3 saves the machine's state and F4 loads it
 	// from (default lbplus-debug.state).
 	StateFile string
-	// HostElapsed, if set, is the host's clock (from cmd/), used only to
-	// fill a frame at maximum speed; without it a frame at maximum speed
-	// runs MaxFrameBudget of simulated time.
-	HostElapsed func() time.Duration
+	// Runner: at maximum speed the machine runs on a goroutine of its
+	// own, slice by slice, while the game thread handles input and
+	// paints frames (the window; on a host with two cores the machine
+	// keeps one to itself). Without it a frame at maximum speed runs
+	// MaxFrameBudget of simulated time on the game thread (tests).
+	Runner bool
 }
 
 // MaxFrameBudget is the simulated time a frame runs at maximum speed
-// without a host clock: 100 ms, 6x real time at 60 frames/s.
+// without the runner: 100 ms, 6x real time at 60 frames/s.
 const MaxFrameBudget = 100 * sched.Millisecond
 
-// maxFrameHost is the host time a frame may spend running at maximum
-// speed, leaving the rest of 1/60 s to drawing.
-const maxFrameHost = 9 * time.Millisecond
-
-// frameHost is 1/60 s of host time, a frame at 60 frames/s.
-const frameHost = time.Second / 60
-
-// maxDuty: when drawing alone takes longer than a frame (a software GL
-// renderer), 60 frames/s is out of reach anyway, and the machine gets
-// this many times the drawing time instead, 80 % of the host's time.
-const maxDuty = 4
+// RunSlice is the simulated time the runner runs with the window's lock
+// held: 2 ms, about 8000 T-states, under 0.1 ms of host time at 100 M
+// T-states/s, so input and a frame's display list never wait longer.
+const RunSlice = 2 * sched.Millisecond
 
 // Window is the debugger window; it is an ebiten.Game.
 type Window struct {
@@ -116,10 +110,17 @@ type Window struct {
 	memNibble int
 	memHi     byte
 	frames    uint64
-	canvas    *ebiten.Image
+	img       *ebiten.Image
+	list      canvas
 	quit      error
-	lastTick  time.Duration // host time at the end of the last Tick at maximum speed
 	disLines  []debugger.DisLine
+
+	// mu guards the machine, the debugger and the window's state while
+	// the runner runs: Update and the building of a frame's display list
+	// hold it, the runner holds it for each slice.
+	mu      sync.Mutex
+	running bool          // the runner goroutine is running
+	runDone chan struct{} // closed when it has ended
 }
 
 // New returns a paused window on d.
@@ -150,6 +151,7 @@ func Run(w *Window) error {
 	}
 	ebiten.SetWindowTitle(title)
 	err := ebiten.RunGame(w)
+	w.Pause()
 	if err == ebiten.Termination {
 		return nil
 	}
@@ -161,35 +163,76 @@ func (w *Window) Layout(int, int) (int, int) { return Width, Height }
 
 // Update handles input and runs the machine for one frame.
 func (w *Window) Update() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	w.frames++
 	w.input()
 	w.Tick()
 	return w.quit
 }
 
-// Tick runs the machine for one frame at the current speed.
+// Tick runs the machine for one frame at the current speed; at maximum
+// speed with the runner it makes sure the runner runs. Update calls it
+// with the lock held (tests without the runner call it directly).
 func (w *Window) Tick() {
 	switch w.speed {
 	case Realtime:
 		w.run(sched.Second / 60)
 	case Max:
-		if w.opt.HostElapsed == nil {
+		if !w.opt.Runner {
 			w.run(MaxFrameBudget)
 			break
 		}
-		start := w.opt.HostElapsed()
-		budget := maxFrameHost
-		if w.lastTick > 0 {
-			if rest := start - w.lastTick; rest > frameHost {
-				budget = maxDuty * rest
-			}
+		if !w.running {
+			w.running = true
+			w.runDone = make(chan struct{})
+			go w.runner(w.runDone)
 		}
-		for w.speed == Max && w.opt.HostElapsed()-start < budget {
-			w.run(10 * sched.Millisecond)
-		}
-		w.lastTick = w.opt.HostElapsed()
 	}
 	w.TL.Update(w.d.Machine().Now())
+}
+
+// runner runs the machine at maximum speed, RunSlice at a time with the
+// lock held, until the speed changes (a key, a stop).
+func (w *Window) runner(done chan struct{}) {
+	defer close(done)
+	if runnerHook != nil {
+		runnerHook()
+	}
+	for {
+		w.mu.Lock()
+		if w.speed != Max {
+			w.running = false
+			w.mu.Unlock()
+			return
+		}
+		w.run(RunSlice)
+		w.mu.Unlock()
+	}
+}
+
+// runnerHook, if set, runs on the runner's goroutine as it starts (a
+// benchmark pins it to its thread to read that thread's CPU time).
+var runnerHook func()
+
+// Pause stops the machine and waits for the runner to end: after it
+// returns nothing runs the machine until the window does again.
+func (w *Window) Pause() {
+	w.mu.Lock()
+	w.speed = Paused
+	done := w.runDone
+	w.mu.Unlock()
+	if done != nil {
+		<-done
+	}
+}
+
+// Locked runs f with the window's lock held: while the runner runs, the
+// machine may be looked at only so.
+func (w *Window) Locked(f func()) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	f()
 }
 
 func (w *Window) run(budget sched.Time) {
@@ -445,13 +488,24 @@ func (w *Window) Draw(screen *ebiten.Image) {
 	screen.DrawImage(w.Render(), nil)
 }
 
-// Render draws every panel onto the window's canvas and returns it.
+// Render draws every panel onto the window's image and returns it: the
+// display list is built with the lock held, then painted without it.
 func (w *Window) Render() *ebiten.Image {
-	if w.canvas == nil {
-		w.canvas = ebiten.NewImage(Width, Height)
+	if w.img == nil {
+		w.img = ebiten.NewImage(Width, Height)
 	}
-	c := w.canvas
-	c.Fill(colBG)
+	w.mu.Lock()
+	w.build()
+	w.mu.Unlock()
+	w.img.Fill(colBG)
+	w.list.paint(w.img)
+	return w.img
+}
+
+// build makes the frame's display list from the machine's state.
+func (w *Window) build() {
+	c := &w.list
+	c.reset()
 	w.drawTop(c)
 	w.drawRegs(c)
 	w.drawDis(c)
@@ -462,7 +516,6 @@ func (w *Window) Render() *ebiten.Image {
 	w.drawPanels(c)
 	w.drawConsole(c)
 	w.drawTimeline(c)
-	return c
 }
 
 // The panels' places on the canvas.
@@ -533,24 +586,19 @@ var face = func() *text.GoTextFace {
 
 var charW = text.Advance("M", face)
 
-func print(dst *ebiten.Image, x, y int, s string, c color.Color) {
-	op := &text.DrawOptions{}
-	op.GeoM.Translate(float64(x), float64(y))
-	op.ColorScale.ScaleWithColor(c)
-	text.Draw(dst, s, face, op)
+func print(dst *canvas, x, y int, s string, c color.Color) { dst.text(x, y, s, c) }
+
+func rect(dst *canvas, r image.Rectangle, c color.Color) {
+	dst.fillRect(float32(r.Min.X), float32(r.Min.Y), float32(r.Dx()), float32(r.Dy()), c, false)
 }
 
-func rect(dst *ebiten.Image, r image.Rectangle, c color.Color) {
-	vector.DrawFilledRect(dst, float32(r.Min.X), float32(r.Min.Y), float32(r.Dx()), float32(r.Dy()), c, false)
-}
-
-func panel(dst *ebiten.Image, r image.Rectangle, title string) {
+func panel(dst *canvas, r image.Rectangle, title string) {
 	rect(dst, r, colPanel)
-	vector.StrokeRect(dst, float32(r.Min.X)+0.5, float32(r.Min.Y)+0.5, float32(r.Dx())-1, float32(r.Dy())-1, 1, colBorder, false)
+	dst.strokeRect(float32(r.Min.X)+0.5, float32(r.Min.Y)+0.5, float32(r.Dx())-1, float32(r.Dy())-1, 1, colBorder, false)
 	print(dst, r.Min.X+6, r.Min.Y+2, title, colTitle)
 }
 
-func (w *Window) drawTop(c *ebiten.Image) {
+func (w *Window) drawTop(c *canvas) {
 	rect(c, topArea, colPanel)
 	m := w.d.Machine()
 	focus := ""
@@ -562,7 +610,7 @@ func (w *Window) drawTop(c *ebiten.Image) {
 	print(c, 520, 4, "F5 run/pause  F10 over  F11 into  S-F11 out  F9 break  F6 phase  F7 cmd  F8 byte  S-F7 fdc cmd  S-F8 index  F2 speed  F3/F4 save/load  Tab console", colDim)
 }
 
-func (w *Window) drawRegs(c *ebiten.Image) {
+func (w *Window) drawRegs(c *canvas) {
 	panel(c, regsArea, "CPU")
 	r := w.d.Machine().Regs()
 	lines := strings.Split(debugger.RegsText(r), "\n")
@@ -584,7 +632,7 @@ func (w *Window) drawRegs(c *ebiten.Image) {
 	}
 }
 
-func (w *Window) drawDis(c *ebiten.Image) {
+func (w *Window) drawDis(c *canvas) {
 	panel(c, disArea, "Disassembly")
 	n := (disArea.Dy() - 22) / lineH
 	w.disLines = w.d.DisassembleAround(w.d.PC(), n)
@@ -605,7 +653,7 @@ func (w *Window) drawDis(c *ebiten.Image) {
 			rect(c, row, colSel)
 		}
 		if l.Break {
-			vector.DrawFilledCircle(c, float32(disArea.Min.X+10), float32(y+lineH/2), 5, colBreak, true)
+			c.filledCircle(float32(disArea.Min.X+10), float32(y+lineH/2), 5, colBreak, true)
 		}
 		var hex strings.Builder
 		for _, b := range l.Bytes {
@@ -622,7 +670,7 @@ func (w *Window) drawDis(c *ebiten.Image) {
 	}
 }
 
-func (w *Window) drawStack(c *ebiten.Image) {
+func (w *Window) drawStack(c *canvas) {
 	panel(c, stackArea, "Stack")
 	m := w.d.Machine()
 	sp := m.Regs().SP
@@ -633,7 +681,7 @@ func (w *Window) drawStack(c *ebiten.Image) {
 	}
 }
 
-func (w *Window) drawChip(c *ebiten.Image) {
+func (w *Window) drawChip(c *canvas) {
 	panel(c, chipArea, "NCR 5380")
 	if w.opt.Chip == nil {
 		print(c, chipArea.Min.X+6, chipArea.Min.Y+20, "no 5380", colDim)
@@ -657,7 +705,7 @@ func (w *Window) drawChip(c *ebiten.Image) {
 	}
 }
 
-func (w *Window) drawBus(c *ebiten.Image) {
+func (w *Window) drawBus(c *canvas) {
 	panel(c, busArea, "SCSI bus")
 	sig, data := w.d.Rec.Signals()
 	ph := scsi.BusFree
@@ -688,7 +736,7 @@ func (w *Window) drawBus(c *ebiten.Image) {
 // then the bytes in pairs, "XXXX ".
 func memCol(j int) int { return 6 + j/2*5 + j%2*2 }
 
-func (w *Window) drawMem(c *ebiten.Image) {
+func (w *Window) drawMem(c *canvas) {
 	title := fmt.Sprintf("Memory %04Xh (PgUp/PgDn; click a byte to edit)", w.MemAddr)
 	if w.MemEdit {
 		title = fmt.Sprintf("Memory: editing %04Xh (hex digits, arrows, Esc)", w.MemCursor)
@@ -750,7 +798,7 @@ func (w *Window) MemKey(r rune) {
 	w.EditMemory(w.MemCursor + 1)
 }
 
-func (w *Window) drawPanels(c *ebiten.Image) {
+func (w *Window) drawPanels(c *canvas) {
 	panel(c, panelsArea, "Devices")
 	y := panelsArea.Min.Y + 18
 	if len(w.opt.Panels) == 0 {
@@ -779,14 +827,14 @@ func (w *Window) drawPanels(c *ebiten.Image) {
 	}
 }
 
-func (w *Window) drawConsole(c *ebiten.Image) {
+func (w *Window) drawConsole(c *canvas) {
 	title := "Console (Tab: type here)"
 	if w.ConsoleFocus {
 		title = "Console (keyboard goes to the DART; Tab: leave)"
 	}
 	panel(c, consoleArea, title)
 	if w.ConsoleFocus {
-		vector.StrokeRect(c, float32(consoleArea.Min.X)+1, float32(consoleArea.Min.Y)+1, float32(consoleArea.Dx())-2, float32(consoleArea.Dy())-2, 2, colCurA, false)
+		c.strokeRect(float32(consoleArea.Min.X)+1, float32(consoleArea.Min.Y)+1, float32(consoleArea.Dx())-2, float32(consoleArea.Dy())-2, 2, colCurA, false)
 	}
 	t := w.Term
 	for y := 0; y < t.Rows; y++ {
@@ -797,7 +845,7 @@ func (w *Window) drawConsole(c *ebiten.Image) {
 	rect(c, image.Rect(cx, cy+13, cx+int(charW), cy+15), colOn)
 }
 
-func (w *Window) drawStatus(c *ebiten.Image) {
+func (w *Window) drawStatus(c *canvas) {
 	panel(c, statusArea, "Stop and breakpoints")
 	y := statusArea.Min.Y + 18
 	for _, l := range wrap(w.Status, int(float64(statusArea.Dx()-12)/charW)) {
@@ -825,7 +873,7 @@ func wrap(s string, n int) []string {
 	return out
 }
 
-func (w *Window) drawTimeline(c *ebiten.Image) {
+func (w *Window) drawTimeline(c *canvas) {
 	w.drawStatus(c)
 	r := timelineArea
 	tl := w.TL
@@ -846,7 +894,7 @@ func (w *Window) drawTimeline(c *ebiten.Image) {
 		for x := 0; x < len(cols); {
 			if cols[x].Changed {
 				fx := float32(x0+x) + 0.5
-				vector.StrokeLine(c, fx, hi, fx, lo, 1, colWave, false)
+				c.strokeLine(fx, hi, fx, lo, 1, colWave, false)
 				x++
 				continue
 			}
@@ -856,10 +904,10 @@ func (w *Window) drawTimeline(c *ebiten.Image) {
 			}
 			fx, fw := float32(x0+x), float32(run-x)
 			if cols[x].High {
-				vector.DrawFilledRect(c, fx, hi, fw, lo-hi, colHigh, false)
-				vector.DrawFilledRect(c, fx, hi, fw, 1.5, colWave, false)
+				c.fillRect(fx, hi, fw, lo-hi, colHigh, false)
+				c.fillRect(fx, hi, fw, 1.5, colWave, false)
 			} else {
-				vector.DrawFilledRect(c, fx, lo-1, fw, 1.5, colWave, false)
+				c.fillRect(fx, lo-1, fw, 1.5, colWave, false)
 			}
 			x = run
 		}
@@ -926,7 +974,7 @@ func (w *Window) drawTimeline(c *ebiten.Image) {
 			continue
 		}
 		fx := float32(x0+x) + 0.5
-		vector.StrokeLine(c, fx, float32(y0), fx, float32(yc+rowH), 1, cur.col, false)
+		c.strokeLine(fx, float32(y0), fx, float32(yc+rowH), 1, cur.col, false)
 		print(c, x0+x+2, y0-16, cur.n, cur.col)
 	}
 	ym := yc + rowH + 2
