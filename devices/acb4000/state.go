@@ -1,8 +1,6 @@
 package acb4000
 
 import (
-	"bytes"
-	"encoding/gob"
 	"fmt"
 	"slices"
 
@@ -180,42 +178,15 @@ func (c *Controller) SetState(st State) error {
 	return nil
 }
 
-// saved is what SaveState encodes: the controller and its target engine.
-type saved struct {
-	Controller State
-	Target     scsi.TargetState
-}
-
 // SaveState implements scsidev.Saver (gob: the controller's State and the
 // target engine's).
 func (c *Controller) SaveState() ([]byte, error) {
-	if c.t == nil {
-		return nil, fmt.Errorf("acb4000: not attached to a target")
-	}
-	ts, err := c.t.State()
-	if err != nil {
-		return nil, err
-	}
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(saved{c.State(), ts}); err != nil {
-		return nil, fmt.Errorf("acb4000: %w", err)
-	}
-	return buf.Bytes(), nil
+	return scsidev.SaveTarget("acb4000", c.t, c.State)
 }
 
 // LoadState implements scsidev.Saver.
 func (c *Controller) LoadState(data []byte) error {
-	var sv saved
-	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&sv); err != nil {
-		return fmt.Errorf("acb4000: saved state: %w", err)
-	}
-	if c.t == nil {
-		return fmt.Errorf("acb4000: not attached to a target")
-	}
-	if err := c.SetState(sv.Controller); err != nil {
-		return err
-	}
-	return c.t.SetState(sv.Target)
+	return scsidev.LoadTarget("acb4000", c.t, data, c.SetState)
 }
 
 // Target returns the target engine the controller serves (nil before it

@@ -1,8 +1,6 @@
 package mcd403
 
 import (
-	"bytes"
-	"encoding/gob"
 	"fmt"
 	"slices"
 
@@ -252,39 +250,15 @@ func (d *Drive) SetState(st State) error {
 	return nil
 }
 
-// saved is what SaveState encodes: the drive and its target engine.
-type saved struct {
-	Drive  State
-	Target scsi.TargetState
-}
-
 // SaveState implements scsidev.Saver (gob: the drive's State and the
 // target engine's).
 func (d *Drive) SaveState() ([]byte, error) {
-	if d.t == nil {
-		return nil, fmt.Errorf("mcd403: not attached to a target")
-	}
-	ts, err := d.t.State()
-	if err != nil {
-		return nil, err
-	}
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(saved{d.State(), ts}); err != nil {
-		return nil, fmt.Errorf("mcd403: %w", err)
-	}
-	return buf.Bytes(), nil
+	return scsidev.SaveTarget("mcd403", d.t, d.State)
 }
 
 // LoadState implements scsidev.Saver.
 func (d *Drive) LoadState(data []byte) error {
-	var sv saved
-	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&sv); err != nil {
-		return fmt.Errorf("mcd403: saved state: %w", err)
-	}
-	if err := d.SetState(sv.Drive); err != nil {
-		return err
-	}
-	return d.t.SetState(sv.Target)
+	return scsidev.LoadTarget("mcd403", d.t, data, d.SetState)
 }
 
 // Target returns the target engine the drive serves (nil before it is

@@ -18,6 +18,8 @@
 package scsidev
 
 import (
+	"bytes"
+	"encoding/gob"
 	"fmt"
 
 	"github.com/lbplus/lbplus/sched"
@@ -89,6 +91,47 @@ func ParamsOf[P any](s Spec, def P) (P, error) {
 type Saver interface {
 	SaveState() ([]byte, error)
 	LoadState(data []byte) error
+}
+
+// saved is what SaveTarget encodes: the model's state and its target
+// engine's.
+type saved[S any] struct {
+	Model  S
+	Target scsi.TargetState
+}
+
+// SaveTarget is a model's Saver.SaveState: the gob encoding of the model's
+// state (st, taken after the engine's) beside its target engine t's. name
+// prefixes the errors.
+func SaveTarget[S any](name string, t *scsi.Target, st func() S) ([]byte, error) {
+	if t == nil {
+		return nil, fmt.Errorf("%s: not attached to a target", name)
+	}
+	ts, err := t.State()
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(saved[S]{st(), ts}); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return buf.Bytes(), nil
+}
+
+// LoadTarget is the matching Saver.LoadState: set restores the model from
+// its part, then t takes the engine's.
+func LoadTarget[S any](name string, t *scsi.Target, data []byte, set func(S) error) error {
+	var sv saved[S]
+	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&sv); err != nil {
+		return fmt.Errorf("%s: saved state: %w", name, err)
+	}
+	if t == nil {
+		return fmt.Errorf("%s: not attached to a target", name)
+	}
+	if err := set(sv.Model); err != nil {
+		return err
+	}
+	return t.SetState(sv.Target)
 }
 
 // Command is what every target model keeps of the command in progress, in

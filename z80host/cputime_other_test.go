@@ -1,7 +1,0 @@
-//go:build !linux
-
-package z80host
-
-import "time"
-
-func threadCPU() time.Duration { return 0 }
