@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+
+	"github.com/lbplus/lbplus/devices/image"
 )
 
 // Kind is the file format of an image.
@@ -88,7 +90,7 @@ func Open(path string, o Options) (*Image, error) {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 	}
-	if err := lock(f, !ro); err != nil {
+	if err := image.Lock(f, !ro); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -307,7 +309,7 @@ func (im *Image) rewrite(nd *Disk) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", im.path, err)
 	}
-	if err := lock(f, true); err != nil {
+	if err := image.Lock(f, true); err != nil {
 		f.Close()
 		os.Remove(tmp)
 		return fmt.Errorf("%s: %w", im.path, err)

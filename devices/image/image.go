@@ -256,7 +256,7 @@ func openLocked(path string, readOnly bool) (*os.File, error) {
 	if err != nil {
 		return nil, openError(path, err, readOnly)
 	}
-	if err := lock(f, !readOnly); err != nil {
+	if err := Lock(f, !readOnly); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

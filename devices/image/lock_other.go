@@ -4,8 +4,8 @@ package image
 
 import "os"
 
-// lock is a no-op where flock(2) is unavailable (see the package doc).
-func lock(f *os.File, exclusive bool) error { return nil }
+// Lock is a no-op where flock(2) is unavailable (see the package doc).
+func Lock(f *os.File, exclusive bool) error { return nil }
 
 // InUse cannot tell without flock(2); see the package doc.
 func InUse(path string) bool { return false }

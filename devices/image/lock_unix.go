@@ -9,10 +9,11 @@ import (
 	"syscall"
 )
 
-// lock takes a non-blocking flock on f: exclusive for writers, shared for
+// Lock takes a non-blocking flock on f: exclusive for writers, shared for
 // readers. flock locks belong to the open file description, so a second Open
-// in the same process is refused too.
-func lock(f *os.File, exclusive bool) error {
+// in the same process is refused too. Every image kind uses it (disk, tape,
+// floppy images).
+func Lock(f *os.File, exclusive bool) error {
 	how := syscall.LOCK_SH
 	if exclusive {
 		how = syscall.LOCK_EX
