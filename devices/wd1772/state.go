@@ -59,15 +59,7 @@ func (f *FDC) SetState(st State, d *floppy.Drive) error {
 	if st.Cand < 0 || st.K < 0 || (st.Pos != nil && st.Pos.Cell <= 0) {
 		return fmt.Errorf("%s: saved transfer position %d/%d out of range", f.name, st.Cand, st.K)
 	}
-	if f.drive != nil && f.drive != d {
-		f.drive.SetIndexHook(nil)
-		f.drive.SetChangeHook(nil)
-	}
-	f.drive = d
-	if d != nil {
-		d.SetIndexHook(f.index)
-		d.SetChangeHook(f.replan)
-	}
+	f.connect(d)
 	f.cmd, f.track, f.sector, f.data, f.status = st.Cmd, st.Track, st.Sector, st.Data, st.Status
 	f.typeI, f.drq, f.intrq, f.motor, f.mfm, f.clock16 = st.TypeI, st.DRQ, st.INTRQ, st.Motor, st.MFM, st.Clock16
 	f.st, f.indexCount, f.idleIndex = state(st.St), st.IndexCount, st.IdleIndex

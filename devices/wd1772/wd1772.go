@@ -169,7 +169,13 @@ func (f *FDC) Select(now sched.Time, d *floppy.Drive) {
 	if d == f.drive {
 		return
 	}
-	if f.drive != nil {
+	f.connect(d)
+	f.replan(now)
+}
+
+// connect moves the chip's index and disk-change inputs to drive d.
+func (f *FDC) connect(d *floppy.Drive) {
+	if f.drive != nil && f.drive != d {
 		f.drive.SetIndexHook(nil)
 		f.drive.SetChangeHook(nil)
 	}
@@ -178,7 +184,6 @@ func (f *FDC) Select(now sched.Time, d *floppy.Drive) {
 		d.SetIndexHook(f.index)
 		d.SetChangeHook(f.replan)
 	}
-	f.replan(now)
 }
 
 // SetDensity sets /DDEN: mfm true is double density.
@@ -197,25 +202,22 @@ func (f *FDC) DRQ() bool   { return f.drq }
 // Motor is the MO output.
 func (f *FDC) Motor() bool { return f.motor }
 
-func (f *FDC) setDRQ(now sched.Time, v bool) {
-	if v == f.drq {
-		return
-	}
-	f.drq = v
-	f.obs.Emit(now, f.name, floppy.DRQ, b2i(v))
-	if f.OnDRQ != nil {
-		f.OnDRQ(now, v)
-	}
-}
+func (f *FDC) setDRQ(now sched.Time, v bool) { f.setOutput(now, &f.drq, v, floppy.DRQ, f.OnDRQ) }
 
 func (f *FDC) setINTRQ(now sched.Time, v bool) {
-	if v == f.intrq {
+	f.setOutput(now, &f.intrq, v, floppy.INTRQ, f.OnINTRQ)
+}
+
+// setOutput drives an output pin to v: on a change of level only, the
+// observers and the board's wire (out, nil when unconnected) hear it.
+func (f *FDC) setOutput(now sched.Time, pin *bool, v bool, sig floppy.Signal, out func(sched.Time, bool)) {
+	if v == *pin {
 		return
 	}
-	f.intrq = v
-	f.obs.Emit(now, f.name, floppy.INTRQ, b2i(v))
-	if f.OnINTRQ != nil {
-		f.OnINTRQ(now, v)
+	*pin = v
+	f.obs.Emit(now, f.name, sig, b2i(v))
+	if out != nil {
+		out(now, v)
 	}
 }
 
