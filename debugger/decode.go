@@ -51,17 +51,6 @@ func (c *Command) Opcode() int {
 	return int(c.CDB[0])
 }
 
-// CDBLength is the CDB length SCSI-1 gives the opcode's group code.
-func CDBLength(op byte) int {
-	switch op >> 5 {
-	case 1, 2:
-		return 10
-	case 5:
-		return 12
-	}
-	return 6
-}
-
 // listener is told what the decoder sees (the Debugger's stop conditions).
 type listener interface {
 	edge(now sched.Time)
@@ -204,7 +193,7 @@ func (d *decoder) byteMoved(now sched.Time, p scsi.Phase, b uint8) {
 	}
 	if d.l != nil {
 		d.l.transfer(now, p, b)
-		if c := d.cmd; c != nil && p == scsi.Command && c.CDBLen == CDBLength(c.CDB[0]) {
+		if c := d.cmd; c != nil && p == scsi.Command && c.CDBLen == scsi.CDBLen(c.CDB[0]) {
 			d.l.commandReady(c)
 		}
 	}
@@ -299,7 +288,7 @@ func DecodeCDB(cdb []byte, kind Kind) string {
 	if !ok {
 		name = fmt.Sprintf("opcode %02Xh", op)
 	}
-	if len(cdb) < CDBLength(op) {
+	if len(cdb) < scsi.CDBLen(op) {
 		return fmt.Sprintf("%s (CDB cut short: % X)", name, cdb)
 	}
 	lun := cdb[1] >> 5

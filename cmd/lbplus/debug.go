@@ -257,14 +257,7 @@ func loadProgramSymbols(s *debugger.Symbols, name string) error {
 // it, printing on term's output.
 func debugBoard(flags, term *cobra.Command) (err error) {
 	runAtExit = nil
-	defer func() {
-		for _, f := range runAtExit {
-			if e := f(); e != nil && err == nil {
-				err = e
-			}
-		}
-		runAtExit = nil
-	}()
+	defer runExitHooks(&err)
 	if !debugFlags.text && debugFlags.script == "" {
 		if err := handOffWindow(); err != nil {
 			return err
@@ -300,16 +293,11 @@ func debugBoard(flags, term *cobra.Command) (err error) {
 		}
 		out = append(out, b)
 	}
-	board, err := emu.New(cfg)
+	board, err := newBoard(cfg)
 	if err != nil {
 		return err
 	}
 	defer board.Close()
-	for _, attach := range runAttach {
-		if err := attach(board); err != nil {
-			return err
-		}
-	}
 	d := debugger.ForBoard(board, debugger.NewRecorder(debugFlags.edges))
 	d.Rec.SetInitiator(cfg.SCSIID)
 	if img, err := monitor.Image(); err == nil && bytes.Equal(img, cfg.ROM) {

@@ -104,16 +104,37 @@ func init() {
 	rootCmd.AddCommand(runCmd)
 }
 
+// newBoard builds the machine cfg describes and gives it to the runAttach
+// hooks (run and debug build their boards alike).
+func newBoard(cfg emu.Config) (*emu.Board, error) {
+	board, err := emu.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	for _, attach := range runAttach {
+		if err := attach(board); err != nil {
+			board.Close()
+			return nil, err
+		}
+	}
+	return board, nil
+}
+
+// runExitHooks runs what runAtExit holds (a trace to finish, ...) as a
+// command that built a board ends; the first error is *err unless there
+// was one already.
+func runExitHooks(err *error) {
+	for _, f := range runAtExit {
+		if e := f(); e != nil && *err == nil {
+			*err = e
+		}
+	}
+	runAtExit = nil
+}
+
 func runBoard(cmd *cobra.Command, _ []string) (err error) {
 	runAtExit = nil
-	defer func() {
-		for _, f := range runAtExit {
-			if e := f(); e != nil && err == nil {
-				err = e
-			}
-		}
-		runAtExit = nil
-	}()
+	defer runExitHooks(&err)
 	realtime := true
 	switch runFlags.speed {
 	case "realtime":
@@ -128,16 +149,11 @@ func runBoard(cmd *cobra.Command, _ []string) (err error) {
 		return err
 	}
 	cfg.ConsoleOut = func(_ sched.Time, b byte) { out = append(out, b) }
-	board, err := emu.New(cfg)
+	board, err := newBoard(cfg)
 	if err != nil {
 		return err
 	}
 	defer board.Close()
-	for _, attach := range runAttach {
-		if err := attach(board); err != nil {
-			return err
-		}
-	}
 	if runFlags.loadState != "" {
 		if err := loadStateFile(board, runFlags.loadState); err != nil {
 			return err
