@@ -16,6 +16,7 @@ import (
 	"github.com/lbplus/lbplus/devices/acb4000"
 	"github.com/lbplus/lbplus/devices/mcd403"
 	"github.com/lbplus/lbplus/emu"
+	"github.com/lbplus/lbplus/internal/hostcpu"
 	"github.com/lbplus/lbplus/ncr5380"
 	"github.com/lbplus/lbplus/sched"
 	"github.com/lbplus/lbplus/scsi"
@@ -241,9 +242,9 @@ func BenchmarkIdleObservers(b *testing.B) {
 				if attach != nil {
 					attach(bd)
 				}
-				t0 = ProcessCPUSeconds()
+				t0 = hostcpu.Process()
 			}})
-			cpu[i] = min(cpu[i], ProcessCPUSeconds()-t0)
+			cpu[i] = min(cpu[i], hostcpu.Process()-t0)
 			if err != nil || r.Failed != "" {
 				b.Fatal(err, r.Failed)
 			}

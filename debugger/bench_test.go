@@ -7,6 +7,7 @@ import (
 
 	"github.com/lbplus/lbplus/bench"
 	"github.com/lbplus/lbplus/emu"
+	"github.com/lbplus/lbplus/internal/hostcpu"
 )
 
 // benchRow runs the story's best row (burst, 8K x1, 3:1, tape 3:1) b.N
@@ -28,7 +29,7 @@ func benchRow(b *testing.B, debug bool) {
 		}
 	}
 	b.ResetTimer()
-	cpu0 := bench.ProcessCPUSeconds()
+	cpu0 := hostcpu.Process()
 	for i := 0; i < b.N; i++ {
 		r, err := bench.Run(row.Setup, o)
 		require.NoError(b, err)
@@ -38,7 +39,7 @@ func benchRow(b *testing.B, debug bool) {
 	b.ReportMetric(float64(tstates)/b.Elapsed().Seconds()/1e6, "MT/s")
 	// Per second of this process's CPU time: what the host would give on
 	// a quiet machine (the build machine is shared).
-	if cpu := bench.ProcessCPUSeconds() - cpu0; cpu > 0 {
+	if cpu := hostcpu.Process() - cpu0; cpu > 0 {
 		b.ReportMetric(float64(tstates)/cpu/1e6, "MT/cpu-s")
 	}
 	if rec != nil {

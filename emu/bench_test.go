@@ -14,6 +14,7 @@ import (
 	"github.com/lbplus/lbplus/asm"
 	"github.com/lbplus/lbplus/bench"
 	"github.com/lbplus/lbplus/emu"
+	"github.com/lbplus/lbplus/internal/hostcpu"
 	"github.com/lbplus/lbplus/sched"
 	"github.com/lbplus/lbplus/z80host"
 )
@@ -138,17 +139,17 @@ func BenchmarkPeerWorkload(b *testing.B) {
 			defer runtime.UnlockOSThread()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				t0, c0 := time.Now(), threadCPU()
+				t0, c0 := time.Now(), hostcpu.Thread()
 				if err := board.RunFor(sliceT); err != nil {
 					b.Fatal(err)
 				}
-				t1, c1 := time.Now(), threadCPU()
+				t1, c1 := time.Now(), hostcpu.Thread()
 				host.Run(host.T() + limit)
-				t2, c2 := time.Now(), threadCPU()
+				t2, c2 := time.Now(), hostcpu.Thread()
 				for j := 0; j < steps; j++ {
 					kcpu.Step()
 				}
-				t3, c3 := time.Now(), threadCPU()
+				t3, c3 := time.Now(), hostcpu.Thread()
 				tBoard += t1.Sub(t0)
 				tHost += t2.Sub(t1)
 				tKoron += t3.Sub(t2)
@@ -251,17 +252,17 @@ func BenchmarkBackupRow(b *testing.B) {
 	var tstates uint64
 	var ksteps int
 	for b.Loop() {
-		t0, c0 := time.Now(), bench.ProcessCPUSeconds()
+		t0, c0 := time.Now(), hostcpu.Process()
 		r, err := bench.Run(row.Setup, bench.Options{Dir: dir})
 		if err != nil || r.Failed != "" {
 			b.Fatal(err, r.Failed)
 		}
-		t1, c1 := time.Now(), bench.ProcessCPUSeconds()
+		t1, c1 := time.Now(), hostcpu.Process()
 		steps := int(float64(r.TStates) / ratio)
 		for j := 0; j < steps; j++ {
 			kcpu.Step()
 		}
-		t2, c2 := time.Now(), bench.ProcessCPUSeconds()
+		t2, c2 := time.Now(), hostcpu.Process()
 		tBoard += t1.Sub(t0)
 		tKoron += t2.Sub(t1)
 		cBoard += c1 - c0

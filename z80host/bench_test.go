@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/koron-go/z80"
+
+	"github.com/lbplus/lbplus/internal/hostcpu"
 )
 
 // Emulated T-states per host second, z80host next to koron's bare Step on
@@ -49,9 +51,9 @@ func rate(b *testing.B, run func() float64) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	b.ResetTimer()
-	c0 := threadCPU()
+	c0 := hostcpu.Thread()
 	tstates := run()
-	cpu := threadCPU() - c0
+	cpu := hostcpu.Thread() - c0
 	b.ReportMetric(tstates/b.Elapsed().Seconds()/1e6, "MT/s")
 	if cpu > 0 {
 		b.ReportMetric(tstates/cpu.Seconds()/1e6, "MT/cpu-s")
@@ -152,14 +154,14 @@ func BenchmarkPeerSideBySide(b *testing.B) {
 			t0 := c.T()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				c0 := threadCPU()
+				c0 := hostcpu.Thread()
 				c.Run(c.T() + benchChunk)
-				c1 := threadCPU()
+				c1 := hostcpu.Thread()
 				for j := 0; j < steps; j++ {
 					k.Step()
 				}
 				host += c1 - c0
-				bare += threadCPU() - c1
+				bare += hostcpu.Thread() - c1
 			}
 			hostRate := float64(c.T()-t0) / host.Seconds() / 1e6
 			bareRate := float64(b.N*steps) * tps / bare.Seconds() / 1e6

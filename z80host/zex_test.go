@@ -11,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/lbplus/lbplus/internal/hostcpu"
 )
 
 // ramBus is 64 KB of RAM exposed as pages (the fast path) with a port
@@ -99,11 +101,11 @@ func runZex(t *testing.T, name string) {
 	c.Hook = s
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	start, cpu0 := time.Now(), threadCPU()
+	start, cpu0 := time.Now(), hostcpu.Thread()
 	// ZEXDOC and ZEXALL end after 46.7 G T-states; a run that has not warm
 	// booted long after that is a failure, not a hang.
 	c.Run(zexLimit)
-	el, cpu := time.Since(start), threadCPU()-cpu0
+	el, cpu := time.Since(start), hostcpu.Thread()-cpu0
 	out := s.out.String()
 	t.Logf("%s\n%s", name, out)
 	t.Logf("%s: %d T-states (%.0f emulated s at 4 MHz) in %v wall, %v CPU; %.0f M T-states per wall s, %.0f per CPU s",

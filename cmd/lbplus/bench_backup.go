@@ -15,6 +15,7 @@ import (
 	"github.com/lbplus/lbplus/bench"
 	"github.com/lbplus/lbplus/devices/acb4000"
 	"github.com/lbplus/lbplus/devices/mcd403"
+	"github.com/lbplus/lbplus/internal/hostcpu"
 	"github.com/lbplus/lbplus/roms/backup"
 	"github.com/lbplus/lbplus/sched"
 	"github.com/lbplus/lbplus/scsi"
@@ -236,7 +237,7 @@ func runBackupRow(cmd *cobra.Command, row bench.Row, out backupOutput) (err erro
 	if row.Program.Console {
 		o.Console = func(b byte) { con = append(con, b) }
 	}
-	start, cpu0 := time.Now(), bench.ProcessCPUSeconds()
+	start, cpu0 := time.Now(), hostcpu.Process()
 	r, err := bench.Run(row.Setup, o)
 	bar.done()
 	for _, c := range closers {
@@ -263,7 +264,7 @@ func runBackupRow(cmd *cobra.Command, row bench.Row, out backupOutput) (err erro
 			fmt.Fprintf(stdout, "console: %s\n", strings.TrimSpace(string(con)))
 		}
 		errs = append(errs, bench.WriteTable(stdout, res, withTime, false))
-		reportSpeed(stdout, res, time.Since(start).Seconds(), bench.ProcessCPUSeconds()-cpu0)
+		reportSpeed(stdout, res, time.Since(start).Seconds(), hostcpu.Process()-cpu0)
 	}
 	if plotTo != "" {
 		if err := bench.PlotSeed(res, plotTo); err != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/lbplus/lbplus/bench"
 	"github.com/lbplus/lbplus/devices/acb4000"
+	"github.com/lbplus/lbplus/internal/hostcpu"
 	"github.com/lbplus/lbplus/roms/backup"
 )
 
@@ -110,7 +111,7 @@ func runSeedRows(stdout, stderr io.Writer, rows []bench.Row, o bench.Options, ou
 	defer bench.RemoveScratch(dir)
 	o.Dir = dir
 	bar := newProgress(stderr)
-	start, cpu0 := time.Now(), bench.ProcessCPUSeconds()
+	start, cpu0 := time.Now(), hostcpu.Process()
 	res, err := bench.RunRows(rows, o, func(i int, done, total int64) {
 		bar.show(fmt.Sprintf("%d/%d %s", i+1, len(rows), rows[i].Name), done, total)
 	})
@@ -118,7 +119,7 @@ func runSeedRows(stdout, stderr io.Writer, rows []bench.Row, o bench.Options, ou
 	if err != nil {
 		return err
 	}
-	wall, cpu := time.Since(start).Seconds(), bench.ProcessCPUSeconds()-cpu0
+	wall, cpu := time.Since(start).Seconds(), hostcpu.Process()-cpu0
 	var errs []error
 	if out.json {
 		js := make([]bench.RowJSON, len(res))
