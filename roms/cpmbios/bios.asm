@@ -26,9 +26,15 @@
 ;             for directory writes, and at warm boot.
 ;   warm boot reloads CCP+BDOS from the system tracks of A:, through the
 ;             same read path.
-;   clock     CTC channel 3 as a timer (prescaler 256, time constant 125:
-;             125 interrupts a second) counts seconds since cold boot in
-;             the 32-bit word at BIOSBASE+35h.
+;   clock     seconds since cold boot in the 32-bit word at BIOSBASE+35h:
+;             CTC channel 2 (prescaler 256, time constant 125) cascaded
+;             into channel 3 (counter, 125) when the ZC/TO2 -> CLK/TRG3
+;             jumper is fitted, one interrupt a second; otherwise channel
+;             3 alone as a 125 Hz timer.
+;   interrupts the handlers save what they use and never touch the
+;             alternate registers or the SCSI chip, so a program may keep
+;             interrupts on around SCSI commands whose routines count in
+;             HL' (BACKUP and RESTORE do, under the "LB" signature).
 ;
 ; Drive letters: the boot device first. Booted from the hard disk (the
 ; loader passes A = 0): A:-E: are its partitions, then the floppies; booted
@@ -110,7 +116,8 @@ wbootv: jp wboot                ; 03 warm start
 ; BIOS+33h: our signature and the clock (documented in docs/CPM.md).
         db "LB"
 seconds: db 0,0,0,0             ; BIOS+35h: seconds since cold boot
-ticks:  db 0                    ; 125ths of a second
+ticks:  db 0                    ; interrupts since the last second
+tickrate: db 125                ; interrupts a second: 1 (cascade) or 125
 
 ; ---------------------------------------------------------------------------
 ; Cold start: the loader jumped here with the ROM off; A = 0 after a hard
@@ -121,6 +128,7 @@ boot:   di
         ld a,ROMOFF
         out (0),a
         call hwinit
+        call clkinit
         xor a
         ld (PZ_CDISK),a
         ld (hstact),a
@@ -265,8 +273,35 @@ hwtab:  db DART_BC,2, DART_BC,LOW vecdart   ; WR2 (B): vector base
         db DART_BC,1, DART_BC,04h           ; WR1 (B): status affects vector
         db DART_AC,1, DART_AC,18h           ; WR1 (A): interrupt on every Rx char
         db CTC0,LOW vecctc                  ; CTC vector base (channel 0 word)
-        db CTC3,0A7h, CTC3,125              ; timer, /256, TC 125, interrupt
-        db 0FFh
+        db CTC2,27h, CTC2,125               ; timer, /256, TC 125: 125 Hz on ZC/TO2
+        db CTC3,0C7h, CTC3,125              ; counter of ZC/TO2 (the cascade
+        db 0FFh                             ; jumper), TC 125, interrupt: 1 Hz
+
+; clkinit: with the ZC/TO2 -> CLK/TRG3 jumper channel 3 counts channel 2's
+; 125 Hz and interrupts once a second, so no second is lost while
+; interrupts are off [F AMBIOS]. Without it channel 3's count never moves:
+; then channel 3 runs as a 125 Hz timer itself and the interrupt counts
+; 125ths (a tick is lost only when interrupts stay off over 8 ms).
+clkinit:
+        in a,(CTC3)
+        ld c,a
+        ld hl,2000              ; 2000 x 26 T = 13 ms: more than one 8 ms period
+clki1:  dec hl
+        ld a,h
+        or l
+        jr nz,clki1
+        in a,(CTC3)
+        cp c
+        ld a,1
+        jr nz,clki2             ; it counted: the cascade is there
+        ld a,03h                ; channel 2 off
+        out (CTC2),a
+        ld a,0A7h               ; channel 3: timer, /256, TC 125, interrupt
+        out (CTC3),a
+        ld a,125
+        out (CTC3),a
+clki2:  ld (tickrate),a
+        ret
 
 ; mkmap: the drive map, boot device first. Entries: 0-4 a partition,
 ; 80h + unit a floppy, 0FFh no drive.
@@ -471,14 +506,15 @@ dartx:  push af
         ei
         reti
 
-; CTC channel 3: 125 ticks a second.
+; CTC channel 3: tickrate interrupts a second (1 with the cascade, 125 without).
 clock:  push af
         push hl
         ld hl,ticks
         inc (hl)
-        ld a,(hl)
-        cp 125
-        jr c,clk2
+        ld a,(tickrate)
+        dec a
+        cp (hl)
+        jr nc,clk2
         ld (hl),0
         ld hl,seconds
         ld a,4

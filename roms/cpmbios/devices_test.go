@@ -38,8 +38,17 @@ const ioProg = `
         ret
 `
 
-// The character devices behind the IOBYTE, and the clock.
+// The character devices behind the IOBYTE, and the clock: cascaded CTC
+// channels with the ZC/TO2 -> CLK/TRG3 jumper, channel 3 alone without.
 func TestDevicesAndClock(t *testing.T) {
+	for _, cascade := range []bool{false, true} {
+		t.Run(map[bool]string{false: "no cascade jumper", true: "cascade jumper"}[cascade], func(t *testing.T) {
+			testDevicesAndClock(t, cascade)
+		})
+	}
+}
+
+func testDevicesAndClock(t *testing.T, cascade bool) {
 	path := systemDisk(t, ourSystem(t), cpmbios.HDConfig{Partitions: 1})
 	rom, err := monitor.Image()
 	require.NoError(t, err)
@@ -49,6 +58,7 @@ func TestDevicesAndClock(t *testing.T) {
 	cfg.ConsoleOut = r.tr.Out
 	cfg.SerialBOut = func(_ sched.Time, b byte) { aux = append(aux, b) }
 	cfg.SCSI = []scsidev.Spec{{ID: 0, Type: "acb4000", Images: []string{path}}}
+	cfg.Jumpers.TO2ToTRG3 = cascade
 	r.b, err = emu.New(cfg)
 	require.NoError(t, err)
 	t.Cleanup(func() { r.b.Close() })
@@ -69,5 +79,9 @@ func TestDevicesAndClock(t *testing.T) {
 	assert.Equal(t, "LB", string([]byte{r.b.RAM(cpm.BIOSBase + 0x33), r.b.RAM(cpm.BIOSBase + 0x34)}))
 	before := clock()
 	require.NoError(t, r.b.RunFor(10*sched.Second))
-	assert.Equal(t, before+10, clock(), "CTC channel 3 counts 10 seconds in 10 s")
+	assert.Equal(t, before+10, clock(), "the CTC counts 10 seconds in 10 s")
+	syms, err := cpmbios.Symbols()
+	require.NoError(t, err)
+	rate := map[bool]uint8{false: 125, true: 1}[cascade]
+	assert.Equal(t, rate, r.b.RAM(uint16(syms["tickrate"])), "interrupts a second")
 }
