@@ -401,7 +401,9 @@ fdstepin:
         and ~SIDE1
         ld (selbyt),a
         out (0),a
-fdsi1:  ld hl,track
+fdsi1:  ld a,(selbyt)        ; the drive again, in case the caller
+        out (0),a           ; deselected it (see rdretry)
+        ld hl,track
         inc (hl)
         ld a,FSTEPIN
         jp fdrun
@@ -426,8 +428,12 @@ readsec:
         ret
 
 ; rdretry: read sector (sector) with five tries, each from the same DMA
-; address. A = status, Z if good.
+; address. A = status, Z if good. It selects the drive from selbyt first:
+; boot sectors write 40h (ROM off, no drive) to port 00 before they call
+; READTRK (docs/BOOT.md) [A: why the ROM keeps SELBYT].
 rdretry:
+        ld a,(selbyt)
+        out (0),a
         ld a,5
         ld (tries),a
         ld hl,(dmaadr)
