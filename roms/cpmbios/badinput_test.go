@@ -11,6 +11,7 @@ import (
 	"github.com/lbplus/lbplus/devices/fdimage"
 	"github.com/lbplus/lbplus/emu"
 	"github.com/lbplus/lbplus/roms/cpmbios"
+	"github.com/lbplus/lbplus/sched"
 )
 
 // floppyWith makes an amp2 image in dir with the system on it, changed by
@@ -54,8 +55,45 @@ func TestBadInputs(t *testing.T) {
 			tr := d.Track(1, 0)
 			tr.Sectors[tr.Find(17)].BadCRC = true
 		})
+		before, err := os.ReadFile(path)
+		require.NoError(t, err)
 		r := bootMachine(t, []emu.Floppy{{Drive: 0, Image: path}}, nil)
 		require.NoError(t, r.ty.WaitFor("BDOS ERR ON A: BAD SECTOR"))
+		require.NoError(t, r.b.Close())
+		after, err := os.ReadFile(path)
+		require.NoError(t, err)
+		assert.Equal(t, before, after, "the image is untouched")
+	})
+	t.Run("no disk in A:", func(t *testing.T) {
+		// Booted from drive 0, then the disk is taken out: the BIOS says so
+		// and waits, the emulator runs on; a key after the disk is back
+		// carries on, ^C gives up with the BDOS's message.
+		path := floppyWith(t, "a.imd", nil)
+		before, err := os.ReadFile(path)
+		require.NoError(t, err)
+		r := bootMachine(t, []emu.Floppy{{Drive: 0, Image: path}, {Drive: 1}}, nil)
+		require.NoError(t, r.ty.WaitFor("A>"))
+		require.NoError(t, r.b.EjectFloppy(0))
+		r.cmd(t, "DIR", "Floppy drive 0: no disk. Insert one and press a key, or ^C")
+		at := r.tr.Len()
+		require.NoError(t, r.b.RunFor(30*sched.Second), "the emulator runs on while the BIOS waits")
+		assert.Equal(t, at, r.tr.Len(), "nothing more until a key")
+		require.NoError(t, r.b.InsertFloppy(0, path, fdimage.Options{}))
+		require.NoError(t, r.ty.Type(" "))
+		require.NoError(t, r.ty.WaitFor("A>"))
+		r.cmd(t, "DIR", "NO FILE\r\nA>")
+
+		require.NoError(t, r.b.EjectFloppy(0))
+		r.cmd(t, "DIR", "Floppy drive 0: no disk. Insert one and press a key, or ^C")
+		require.NoError(t, r.ty.Type("\x03"))
+		require.NoError(t, r.ty.WaitFor("BDOS ERR ON A: BAD SECTOR"))
+		require.NoError(t, r.b.InsertFloppy(0, path, fdimage.Options{}))
+		require.NoError(t, r.ty.Type("\x03"))
+		require.NoError(t, r.ty.WaitFor("A>"), "^C warm boots from the disk put back")
+		require.NoError(t, r.b.Close())
+		after, err := os.ReadFile(path)
+		require.NoError(t, err)
+		assert.Equal(t, before, after, "the image is untouched")
 	})
 	t.Run("unformatted floppy in B:", func(t *testing.T) {
 		boot := floppyWith(t, "boot.imd", nil)
@@ -65,11 +103,20 @@ func TestBadInputs(t *testing.T) {
 		nd := fdimage.NewDisk(40, 2) // only the last track formatted: an IMD needs one
 		*nd.Track(39, 1) = f.NewTrack(39, 1, 0xE5)
 		require.NoError(t, fdimage.Create(blank, f, nd, "IMD 1.18: 01/12/2026 00:00:00"))
+		before, err := os.ReadFile(blank)
+		require.NoError(t, err)
 		r := bootMachine(t, []emu.Floppy{{Drive: 0, Image: boot}, {Drive: 1, Image: blank}}, nil)
 		require.NoError(t, r.ty.WaitFor("A>"))
 		r.cmd(t, "DIR B:", "BDOS ERR ON B: SELECT")
 		require.NoError(t, r.ty.Type("x"))
 		require.NoError(t, r.ty.WaitFor("A>"))
+		r.cmd(t, "SAVE 1 B:X.COM", "BDOS ERR ON B: SELECT")
+		require.NoError(t, r.ty.Type("x"))
+		require.NoError(t, r.ty.WaitFor("A>"))
+		require.NoError(t, r.b.Close())
+		after, err := os.ReadFile(blank)
+		require.NoError(t, err)
+		assert.Equal(t, before, after, "the unformatted image is untouched")
 	})
 	t.Run("missing drive", func(t *testing.T) {
 		r := bootMachine(t, []emu.Floppy{{Drive: 0, Image: floppyWith(t, "a.imd", nil)}}, nil)
