@@ -10,6 +10,7 @@ import (
 
 	"github.com/lbplus/lbplus/devices/acb4000"
 	"github.com/lbplus/lbplus/roms/cpmbios"
+	"github.com/lbplus/lbplus/roms/cpmtape"
 	"github.com/lbplus/lbplus/roms/cpmutil"
 )
 
@@ -85,6 +86,9 @@ SAVE, TYPE, USER, d:. A $$$.SUB file on A: runs when CP/M starts.
 Programs on A:: SUBMIT file [args] (makes $$$.SUB), DUMP file (hex),
 COPY dst=src (wildcards, drives and users: COPY B3:=A:*.TXT), STAT
 [d:][afn] (free space, file sizes).
+BACKUP d: copies drive d: to the MCD-403 tape at SCSI ID 1 (lbplus run
+--tape FILE) with the 1990 story's best settings; RESTORE d: copies it
+back.
 
 On the host, lbplus cpm ls/get/put/rm moves files in and out (with
 --part N for drive N+1), and cpmtools reads the partitions as
@@ -112,6 +116,18 @@ func putDefaultFiles(path string) error {
 		var com []byte
 		if com, err = cpmutil.Program(name); err == nil {
 			err = fs.Write(0, name+".COM", com)
+		}
+	}
+	for _, p := range []struct {
+		name string
+		get  func() ([]byte, error)
+	}{{"BACKUP.COM", cpmtape.Backup}, {"RESTORE.COM", cpmtape.Restore}} {
+		var b []byte
+		if err == nil {
+			b, err = p.get()
+		}
+		if err == nil {
+			err = fs.Write(0, p.name, b)
 		}
 	}
 	if err != nil {
