@@ -93,7 +93,25 @@ func TestTimelineLostRevolution(t *testing.T) {
 			break
 		}
 	}
-	gap := din[1].Start - first.Start
+	// The timeline around both READs, cursors on the first's STATUS and
+	// the second's DATA IN: B-A is the gap.
+	tl := NewTimeline(din[1].Start+sched.Millisecond, 2*rev)
+	tl.A, tl.B = first.Start, din[1].Start
+	require.True(t, tl.A >= tl.From && tl.B < tl.To(), "both cursors are in the window")
+	gap := tl.Delta()
 	t.Logf("STATUS of READ 1 at %s, DATA IN of READ 2 at %s: gap %s", FormatTime(first.Start), FormatTime(din[1].Start), FormatDuration(gap))
 	assert.InDelta(t, 1.0, float64(gap)/float64(rev), 0.35, "about one revolution")
+	// From the second READ's last CDB byte to its DATA IN the bus is
+	// quiet, not one ACK, for most of that revolution.
+	var cmd2 Segment
+	for _, s := range segs {
+		if s.Phase == scsi.Command && s.Start > first.Start && s.Start < din[1].Start {
+			cmd2 = s
+		}
+	}
+	cdb := rec.Transfers(cmd2.Start, din[1].Start)
+	require.Len(t, cdb, 6, "the second READ's CDB")
+	last := cdb[len(cdb)-1].T
+	assert.Len(t, rec.Rising(Signal(scsi.ACK), last+1, din[1].Start), 0)
+	assert.Greater(t, float64(din[1].Start-last)/float64(rev), 0.6)
 }
