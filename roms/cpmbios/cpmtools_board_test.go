@@ -25,9 +25,10 @@ func needCpmtools(t *testing.T) {
 	}
 }
 
-// cpmtools both ways on the board: a text file put with cpmcp is typed by
-// CP/M exactly, and a file CP/M saves is read back by cpmcp byte for byte,
-// on each Ampro floppy format and on a hard disk partition.
+// cpmtools both ways on the board: a program put with cpmcp is loaded by
+// the CCP byte for byte and a text file typed exactly, and a file CP/M
+// saves is read back by cpmcp byte for byte, on each Ampro floppy format
+// and on a hard disk partition (cpmtools' format from docs/diskdefs).
 func TestCpmtoolsBothWaysOnTheBoard(t *testing.T) {
 	needCpmtools(t)
 	defs, err := os.ReadFile(filepath.Join("..", "..", "docs", "diskdefs"))
@@ -43,7 +44,7 @@ func TestCpmtoolsBothWaysOnTheBoard(t *testing.T) {
 		pattern[i] = byte(i*7 + i>>8)
 	}
 	for _, tc := range []struct{ format, drive string }{
-		{"amp1", "A"}, {"amp2", "A"}, {"amp3", "A"}, {"amp4", "A"}, {"lbplus-hd1", "B"},
+		{"amp1", "A"}, {"amp2", "A"}, {"amp3", "A"}, {"amp4", "A"}, {"lbplus-hd0", "A"}, {"lbplus-hd1", "B"},
 	} {
 		t.Run(tc.format, func(t *testing.T) {
 			dir := t.TempDir()
@@ -68,6 +69,16 @@ func TestCpmtoolsBothWaysOnTheBoard(t *testing.T) {
 			src := filepath.Join(t.TempDir(), "hello.txt")
 			require.NoError(t, os.WriteFile(src, []byte(text.String()+"\x1a"), 0o644))
 			cpm("cpmcp", "-f", tc.format, img, src, "0:HELLO.TXT")
+			// A program of 40 records: RET, then bytes of every value; the
+			// CCP loads it at 0100h through BDOS and BIOS and runs it.
+			prog := make([]byte, 40*128)
+			for i := range prog {
+				prog[i] = byte(i*13 + i>>7)
+			}
+			prog[0] = 0xC9
+			bin := filepath.Join(t.TempDir(), "bin.com")
+			require.NoError(t, os.WriteFile(bin, prog, 0o644))
+			cpm("cpmcp", "-f", tc.format, img, bin, "0:BIN.COM")
 
 			if hd {
 				r = bootMachine(t, nil, []scsidev.Spec{{ID: 0, Type: "acb4000", Images: []string{img}}})
@@ -78,6 +89,12 @@ func TestCpmtoolsBothWaysOnTheBoard(t *testing.T) {
 			if tc.drive != "A" {
 				r.cmd(t, tc.drive+":", tc.drive+">")
 			}
+			r.cmd(t, "BIN", tc.drive+">")
+			loaded := make([]byte, len(prog))
+			for i := range loaded {
+				loaded[i] = r.b.RAM(uint16(0x100 + i))
+			}
+			require.Equal(t, prog, loaded, "the CCP loads the file cpmcp put, byte for byte")
 			r.b.LoadRAM(0x100, pattern)
 			r.cmd(t, "SAVE 8 P.COM", tc.drive+">")
 			start := r.tr.Len()
