@@ -43,7 +43,7 @@ An existing FILE is never replaced.`,
 	}
 	create.Flags().StringVar(&format, "format", "", "amp1, amp2, amp3, amp4 or CxHxSxSIZE (required)")
 	create.Flags().IntVar(&interleave, "interleave", 0, "physical interleave (default: the format's, 2 for amp1-amp4)")
-	addSystemFlags(create.Flags(), &fdSystem)
+	addFloppySystemFlags(create.Flags(), &fdSystem)
 	info := &cobra.Command{
 		Use:   "info FILE",
 		Short: "Show a floppy image's format, geometry, sector map and bad sectors",

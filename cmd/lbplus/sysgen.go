@@ -186,6 +186,15 @@ func addSystemFlags(f *pflag.FlagSet, s *systemFlags) {
 	f.StringVar(&s.transfer, "transfer", "byte", "with --system: SCSI data transfers of the BIOS, byte or burst")
 }
 
+// addFloppySystemFlags are floppy create's --system options: a floppy has
+// no SCSI transfer mode of its own (the BIOS takes a hard disk's from the
+// hard disk), so there is no --transfer.
+func addFloppySystemFlags(f *pflag.FlagSet, s *systemFlags) {
+	f.BoolVar(&s.on, "system", false, "make a bootable CP/M system floppy (boot sector, CCP+BDOS and BIOS on its two system tracks)")
+	f.StringVar(&s.ccpBDOS, "ccp-bdos", "", "with --system: CCP+BDOS image `FILE` instead of lbplus's (see sysgen)")
+	s.transfer = "byte"
+}
+
 // check refuses, before an image is made, --system options that are
 // wrong or given without --system.
 func (s systemFlags) check(cmd *cobra.Command) error {
