@@ -772,3 +772,28 @@ func TestWindowFloppyKeys(t *testing.T) {
 		w.Render()
 	})
 }
+
+// The timeline's clicks: a left click sets cursor A, a right click B, and
+// with Shift each snaps to the next ACK, so B-A reads the handshake.
+func TestWindowCursors(t *testing.T) {
+	w, _ := newPIOWindow(t)
+	onGame(func() {
+		midDataIn(t, w)
+		tr := w.d.Rec.Transfers(0, sched.MaxTime)
+		require.Greater(t, len(tr), 10)
+		a, b := tr[len(tr)-5].T, tr[len(tr)-4].T
+		tw := timelineArea.Dx() - labelW - 4
+		w.SetCursor(false, a-sched.Microsecond, true)
+		w.SetCursor(true, a+sched.Nanosecond, true)
+		assert.Equal(t, a, w.TL.A, "snapped to the ACK")
+		assert.Equal(t, b, w.TL.B, "snapped to the next ACK")
+		assert.Equal(t, b-a, w.TL.Delta())
+		// Without Shift a click sets the time under the pointer.
+		x := w.TL.XAt(a, tw)
+		at := w.TL.TimeAt(x, tw)
+		w.SetCursor(false, at, false)
+		assert.Equal(t, at, w.TL.A)
+		assert.InDelta(t, float64(a), float64(at), float64(w.TL.Span)/float64(tw), "within a pixel")
+		w.Render()
+	})
+}
