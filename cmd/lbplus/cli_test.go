@@ -254,6 +254,7 @@ func TestCLIBadInput(t *testing.T) {
 		// A floppy's BIOS takes the transfer mode from the hard disk.
 		{[]string{"floppy", "create", "--format", "amp2", "--system", "--transfer", "burst", "n.img"}, "unknown flag: --transfer"},
 		{[]string{"floppy", "create", "--format", "amp2", "--ccp-bdos", "hello.txt", "n.img"}, "--ccp-bdos: only with --system"},
+		{[]string{"sysgen", "--transfer", "burst", "boot.imd"}, "boot.imd: --transfer is for a hard disk"},
 		// A command group with a missing or mistyped subcommand.
 		{[]string{"disk"}, "disk: give a subcommand: create, info"},
 		{[]string{"bench", "seeds"}, `bench: unknown subcommand "seeds"`},

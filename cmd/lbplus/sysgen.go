@@ -35,6 +35,9 @@ the BIOS moves SCSI data (default: keep the disk's setting).`,
 	Args: cobra.ExactArgs(1),
 	RunE: func(cmd *cobra.Command, args []string) error {
 		if _, err := os.Stat(image.SidecarPath(args[0])); err != nil {
+			if sysgenFlags.burst != "" {
+				return fmt.Errorf("%s: --transfer is for a hard disk (a floppy's BIOS takes the mode from the hard disk)", args[0])
+			}
 			return sysgenFloppy(cmd.OutOrStdout(), args[0], sysgenFlags.ccpBDOS, sysgenFlags.format)
 		}
 		return sysgen(cmd.OutOrStdout(), args[0], sysgenFlags.ccpBDOS, sysgenFlags.burst)
