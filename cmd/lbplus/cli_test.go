@@ -1,13 +1,17 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -19,6 +23,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/lbplus/lbplus/devices/acb4000"
+	"github.com/lbplus/lbplus/emu/console"
 )
 
 // The scripted bad-input run: the real binary, built once, with every kind
@@ -361,4 +366,113 @@ func TestCLIInterruptedCreate(t *testing.T) {
 	left, err := os.ReadDir(dir)
 	require.NoError(t, err)
 	assert.Empty(t, left)
+}
+
+// TestCLIBenchProgressAndQuiet: on a terminal the long benches show a
+// progress bar on stderr and print a header above their rows; --quiet
+// leaves only the table. `script` gives the bench a terminal.
+func TestCLIBenchProgressAndQuiet(t *testing.T) {
+	if _, err := exec.LookPath("script"); err != nil {
+		t.Skip("no script(1) to give the bench a terminal")
+	}
+	bin := lbplusBinary(t)
+	for _, c := range []struct {
+		args   string
+		header string
+	}{
+		{"bench interleave --interleave 3,4 --transfer 4Kx2 --samples 2", "il xfer  method"},
+		{"bench tape --interleave 3,4 --blocks 3", "interleave"},
+	} {
+		for _, quiet := range []bool{false, true} {
+			args := c.args + " --scratch " + t.TempDir()
+			if quiet {
+				args += " --quiet"
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+			out, err := exec.CommandContext(ctx, "script", "-qec", bin+" "+args, "/dev/null").CombinedOutput()
+			cancel()
+			require.NoError(t, err, "%s: %s", args, out)
+			assert.Contains(t, string(out), c.header, args)
+			bar := regexp.MustCompile(`\[[#.]{30}\] +\d+%`)
+			if quiet {
+				assert.False(t, bar.Match(out), "%s: no progress with --quiet: %q", args, out)
+			} else {
+				assert.True(t, bar.Match(out), "%s: a progress bar: %q", args, out)
+			}
+		}
+	}
+}
+
+// TestCLITCPConsole: tcp:PORT listens on the loopback address only and
+// quietly; tcp:0.0.0.0:PORT listens everywhere with a warning on stderr.
+// A second client is told the console is busy while the first keeps it.
+func TestCLITCPConsole(t *testing.T) {
+	bin := lbplusBinary(t)
+	root := t.TempDir()
+	for _, c := range []struct {
+		spec    string
+		host    string
+		warning bool
+	}{
+		{"tcp:0", "127.0.0.1", false},
+		{"tcp:0.0.0.0:0", "0.0.0.0", true},
+	} {
+		t.Run(c.spec, func(t *testing.T) {
+			cmd := exec.Command(bin, "run", "--console", c.spec, "--speed", "max", "--rom", "", "--hd0", "")
+			cmd.Env = append(os.Environ(), "HOME="+root, "XDG_DATA_HOME="+filepath.Join(root, "data"))
+			stderr, err := cmd.StderrPipe()
+			require.NoError(t, err)
+			require.NoError(t, cmd.Start())
+			defer func() {
+				cmd.Process.Signal(syscall.SIGTERM)
+				cmd.Wait()
+			}()
+			lines := make(chan string, 16)
+			go func() {
+				sc := bufio.NewScanner(stderr)
+				for sc.Scan() {
+					lines <- sc.Text()
+				}
+				close(lines)
+			}()
+			var port, text string
+			timeout := time.After(60 * time.Second)
+			for port == "" {
+				select {
+				case l, ok := <-lines:
+					require.True(t, ok, "run ended: %s", text)
+					text += l + "\n"
+					if m := regexp.MustCompile(`console on telnet (\S+):(\d+) `).FindStringSubmatch(l); m != nil {
+						assert.Equal(t, c.host, m[1])
+						port = m[2]
+					}
+				case <-timeout:
+					t.Fatalf("no console address: %s", text)
+				}
+			}
+			// The warning follows the address at once.
+			select {
+			case l := <-lines:
+				text += l + "\n"
+			case <-time.After(2 * time.Second):
+			}
+			if c.warning {
+				assert.Contains(t, text, "warning: the console listens on 0.0.0.0:"+port+" without a password")
+			} else {
+				assert.NotContains(t, text, "warning")
+			}
+			first, err := net.Dial("tcp", "127.0.0.1:"+port)
+			require.NoError(t, err)
+			defer first.Close()
+			nego := make([]byte, 3)
+			_, err = io.ReadFull(first, nego)
+			require.NoError(t, err)
+			second, err := net.Dial("tcp", "127.0.0.1:"+port)
+			require.NoError(t, err)
+			defer second.Close()
+			second.SetReadDeadline(time.Now().Add(10 * time.Second))
+			msg, _ := io.ReadAll(second)
+			assert.Equal(t, console.BusyMessage, string(msg))
+		})
+	}
 }

@@ -201,3 +201,13 @@ func TestPipedInputEnds(t *testing.T) {
 	default:
 	}
 }
+
+// TestTCPIPv4AddressStaysIPv4: tcp:0.0.0.0:PORT listens on the IPv4
+// addresses only, not on every IPv6 address too (Go's dual-stack "[::]").
+func TestTCPIPv4AddressStaysIPv4(t *testing.T) {
+	p, err := Open("tcp:0.0.0.0:0")
+	require.NoError(t, err)
+	defer p.Close()
+	a := p.(*TCP).Addr().(*net.TCPAddr)
+	assert.Equal(t, "0.0.0.0", a.IP.String())
+}

@@ -253,9 +253,17 @@ type TCP struct {
 
 const maxHeld = 64 << 10
 
-// ListenTCP listens on addr (":2323").
+// ListenTCP listens on addr ("127.0.0.1:2323"). An IPv4 address is
+// listened on over IPv4 only: 0.0.0.0 would otherwise also open every IPv6
+// address of the host, more than was asked for.
 func ListenTCP(addr string) (*TCP, error) {
-	ln, err := net.Listen("tcp", addr)
+	network := "tcp"
+	if host, _, err := net.SplitHostPort(addr); err == nil {
+		if ip := net.ParseIP(host); ip != nil && ip.To4() != nil {
+			network = "tcp4"
+		}
+	}
+	ln, err := net.Listen(network, addr)
 	if err != nil {
 		return nil, fmt.Errorf("console: %w", err)
 	}
