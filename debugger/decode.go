@@ -2,6 +2,7 @@ package debugger
 
 import (
 	"fmt"
+	"unsafe"
 
 	"github.com/lbplus/lbplus/sched"
 	"github.com/lbplus/lbplus/scsi"
@@ -94,9 +95,11 @@ func (d *decoder) memoryBytes() int {
 	return len(d.segs)*int(sizeofSegment) + len(d.cmds)*int(sizeofCommand)
 }
 
+// The rings' element sizes as the compiler lays them out (fixed-size
+// structs: no element points to memory of its own).
 const (
-	sizeofSegment = 8 + 8 + 8 + 8 + 8 + 16
-	sizeofCommand = 8 + 8 + 8 + 16 + 8*5 + 8
+	sizeofSegment = unsafe.Sizeof(Segment{})
+	sizeofCommand = unsafe.Sizeof(Command{})
 )
 
 func (d *decoder) start(now sched.Time, p scsi.Phase) {

@@ -3,6 +3,7 @@ package debugger
 import (
 	"sort"
 	"strings"
+	"unsafe"
 
 	"github.com/lbplus/lbplus/sched"
 	"github.com/lbplus/lbplus/scsi"
@@ -76,8 +77,8 @@ type Edge struct {
 }
 
 // EdgeSize is the memory one recorded edge takes, in bytes (an int64, a
-// uint32 and a byte, padded to 8).
-const EdgeSize = 16
+// uint32 and a byte, padded to 8: 16).
+const EdgeSize = int(unsafe.Sizeof(Edge{}))
 
 // DefaultEdges is the recorder's default capacity: 1 Mi edges, 16 MiB. At
 // about six edges per SCSI byte that is the last ~170 000 bytes on the bus,

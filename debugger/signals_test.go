@@ -31,6 +31,10 @@ func TestRecorderRingWraps(t *testing.T) {
 	r.Set(21*sched.Microsecond, IRQ, false)
 	assert.Equal(t, uint64(20), r.Total())
 	assert.Equal(t, 8*EdgeSize+r.dec.memoryBytes(), r.MemoryBytes())
+	// The default bound docs/DEBUGGER.md states: 1 Mi edges of 16 bytes
+	// and the decoder's rings, 17.2 MiB.
+	assert.Equal(t, 16, EdgeSize)
+	assert.InDelta(t, 17.2, float64(NewRecorder(0).MemoryBytes())/(1<<20), 0.05)
 	r.Reset()
 	assert.Equal(t, 0, r.Len())
 	assert.Empty(t, r.Segments(0, sched.MaxTime))
