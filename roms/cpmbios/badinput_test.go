@@ -1,6 +1,7 @@
 package cpmbios_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"github.com/lbplus/lbplus/emu"
 	"github.com/lbplus/lbplus/roms/cpmbios"
 	"github.com/lbplus/lbplus/sched"
+	"github.com/lbplus/lbplus/scsi/scsidev"
 )
 
 // floppyWith makes an amp2 image in dir with the system on it, changed by
@@ -49,6 +51,26 @@ func TestBadInputs(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, before, after, "the image is untouched")
 	})
+	t.Run("write-protected hard disk", func(t *testing.T) {
+		// The target refuses the write with CHECK CONDITION: the BIOS asks
+		// for the sense and tries twice more, then the BDOS reports it.
+		path := systemDisk(t, ourSystem(t), cpmbios.HDConfig{Partitions: 1})
+		before, err := os.ReadFile(path)
+		require.NoError(t, err)
+		r := bootMachine(t, nil, []scsidev.Spec{{ID: 0, Type: "acb4000", Images: []string{path}, ReadOnly: true}})
+		require.NoError(t, r.ty.WaitFor("A>"))
+		dev := r.b.SCSIDevice(0)
+		checks := dev.Counts().Checks
+		r.cmd(t, "SAVE 1 X.COM", "BDOS ERR ON A: BAD SECTOR")
+		assert.Equal(t, uint64(3), dev.Counts().Checks-checks, "three tries")
+		require.NoError(t, r.ty.Type("\x03"))
+		require.NoError(t, r.ty.WaitFor("A>"))
+		r.cmd(t, "DIR", "NO FILE\r\nA>")
+		require.NoError(t, r.b.Close())
+		after, err := os.ReadFile(path)
+		require.NoError(t, err)
+		assert.Equal(t, before, after, "the image is untouched")
+	})
 	t.Run("bad sector in an IMD", func(t *testing.T) {
 		// The first directory sector: CP/M track 2 = cylinder 1, side 0, ID 17.
 		path := floppyWith(t, "bad.imd", func(d *fdimage.Disk) {
@@ -58,7 +80,26 @@ func TestBadInputs(t *testing.T) {
 		before, err := os.ReadFile(path)
 		require.NoError(t, err)
 		r := bootMachine(t, []emu.Floppy{{Drive: 0, Image: path}}, nil)
+		require.NoError(t, r.ty.WaitFor("lbplus CP/M 2.2 BIOS"))
+		// The WD1772 commands from here on (the BIOS's), each with the
+		// sector register it ran with: a Restore to find the head (the
+		// BIOS does not know its cylinder yet), then three tries at the
+		// sector with a Restore before the last.
+		var sec uint8
+		var cmds []string
+		stop := r.b.ObservePorts(0xC0, 0xC2, func(_ uint64, port uint16, v uint8, out bool) {
+			switch {
+			case out && port&0xFF == 0xC2:
+				sec = v
+			case out && port&0xFF == 0xC0 && v&0xF0 == 0x80:
+				cmds = append(cmds, fmt.Sprintf("read %d", sec))
+			case out && port&0xFF == 0xC0 && v&0xF0 == 0x00:
+				cmds = append(cmds, "restore")
+			}
+		})
 		require.NoError(t, r.ty.WaitFor("BDOS ERR ON A: BAD SECTOR"))
+		stop()
+		assert.Equal(t, []string{"restore", "read 17", "read 17", "restore", "read 17"}, cmds)
 		require.NoError(t, r.b.Close())
 		after, err := os.ReadFile(path)
 		require.NoError(t, err)
