@@ -24,13 +24,15 @@ func TestREADMEDocumentsEveryFlag(t *testing.T) {
 			if f.Name == "help" {
 				return
 			}
-			assert.Contains(t, readme, "--"+f.Name, "%s --%s is not in the README", c.CommandPath(), f.Name)
+			assert.True(t, strings.Contains(readme, "--"+f.Name), "%s --%s is not in the README", c.CommandPath(), f.Name)
 		})
 		c.PersistentFlags().VisitAll(func(f *pflag.Flag) {
-			assert.Contains(t, readme, "--"+f.Name, "%s --%s is not in the README", c.CommandPath(), f.Name)
+			assert.True(t, strings.Contains(readme, "--"+f.Name), "%s --%s is not in the README", c.CommandPath(), f.Name)
 		})
 		for _, s := range c.Commands() {
-			if s.IsAvailableCommand() {
+			// cobra's own shell completion (added when a command runs)
+			// documents itself.
+			if s.IsAvailableCommand() && s.Name() != "completion" {
 				walk(s)
 			}
 		}
