@@ -123,6 +123,13 @@ func TestRunDefaultBootsCPM(t *testing.T) {
 
 	got = runScript(t, []string{"A>", "RESTORE  COM : HELLO    COM\r\nA>"}, []string{"DIR\r"})
 	assert.Contains(t, got, "HELLO    COM", "the file persists")
+
+	// Deleting the image (as the README says) starts fresh; the old
+	// sidecar left behind is replaced.
+	require.NoError(t, os.Remove(disk))
+	got = runScript(t, []string{"A>", "RESTORE  COM\r\nA>"}, []string{"DIR\r"})
+	assert.NotContains(t, got, "HELLO", "a fresh disk")
+	assert.FileExists(t, disk)
 }
 
 // A session on `lbplus run` with no arguments, typed through the emulated
