@@ -85,3 +85,64 @@ func testDevicesAndClock(t *testing.T, cascade bool) {
 	rate := map[bool]uint8{false: 125, true: 1}[cascade]
 	assert.Equal(t, rate, r.b.RAM(uint16(syms["tickrate"])), "interrupts a second")
 }
+
+// inProg reads the reader (RDR: = PTR:, DART B), asks LISTST, then with
+// the IOBYTE's CON: field set to UC1: (DART B) prints 'C' and reads a
+// console key there; the results go to 0180h-0182h.
+const inProg = `
+        org 100h
+        ld c,3                  ; reader input
+        call 5
+        ld (180h),a
+        call listst
+        ld (181h),a
+        ld a,(3)
+        push af
+        or 3                    ; CON: = UC1:
+        ld (3),a
+        ld e,'C'
+        ld c,2
+        call 5
+        ld c,1                  ; console input (echoed)
+        call 5
+        ld (182h),a
+        pop af
+        ld (3),a
+        ret
+listst: ld hl,(1)               ; WBOOT entry + 2Ah = LISTST (entry 15)
+        ld de,2Ah
+        add hl,de
+        jp (hl)
+`
+
+// Input through the IOBYTE: the reader and a console moved to DART B, and
+// the printer's BUSY (DART B's RI) as LISTST sees it.
+func TestIOBYTEInputAndPrinterBusy(t *testing.T) {
+	path := systemDisk(t, ourSystem(t), cpmbios.HDConfig{Partitions: 1})
+	rom, err := monitor.Image()
+	require.NoError(t, err)
+	r := &rig{tr: &console.Transcript{}}
+	var aux []byte
+	cfg := emu.DefaultConfig(rom)
+	cfg.ConsoleOut = r.tr.Out
+	cfg.SerialBOut = func(_ sched.Time, b byte) { aux = append(aux, b) }
+	cfg.SCSI = []scsidev.Spec{{ID: 0, Type: "acb4000", Images: []string{path}}}
+	r.b, err = emu.New(cfg)
+	require.NoError(t, err)
+	t.Cleanup(func() { r.b.Close() })
+	r.ty = &console.Typist{B: r.b, T: r.tr, Limit: 30 * sched.Second}
+	require.NoError(t, r.ty.WaitFor("A>"))
+	r.b.LoadRAM(0x100, assembleSrc(t, inProg).Bytes)
+	r.cmd(t, "SAVE 1 IN.COM", "A>")
+	chB := r.b.DART().Channel(1)
+	for _, busy := range []bool{true, false} {
+		aux = nil
+		chB.SetRI(busy)
+		chB.Feed([]byte("RK"))
+		r.cmd(t, "IN", "A>")
+		assert.Equal(t, uint8('R'), r.b.RAM(0x180), "RDR: = PTR: reads DART B")
+		assert.Equal(t, map[bool]uint8{true: 0, false: 0xFF}[busy], r.b.RAM(0x181), "LISTST with BUSY %v", busy)
+		assert.Equal(t, uint8('K'), r.b.RAM(0x182), "CON: = UC1: reads DART B")
+		assert.Equal(t, "CK", string(aux), "CON: = UC1: prints and echoes on DART B")
+	}
+}
