@@ -387,3 +387,7 @@ type plotColor struct{ r, g, b uint8 }
 func (c plotColor) RGBA() (r, g, b, a uint32) {
 	return uint32(c.r) * 0x101, uint32(c.g) * 0x101, uint32(c.b) * 0x101, 0xFFFF
 }
+
+// Run runs the check on the models m with its scratch images in dir; why
+// says how the story is broken, "" when it holds.
+func (c StoryCheck) Run(m Models, dir string) (why string, err error) { return c.run(m, dir) }

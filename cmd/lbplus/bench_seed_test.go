@@ -70,4 +70,6 @@ func TestSeedCheckWholeTable(t *testing.T) {
 	rootCmd.SetArgs([]string{"bench", "seed", "--check", "--quiet"})
 	require.NoError(t, rootCmd.Execute(), out.String())
 	assert.NotContains(t, out.String(), "FAIL")
+	assert.Contains(t, out.String(), "story check disk interleave table: ok")
+	assert.Contains(t, out.String(), "story check bios-tape6 stops every block: ok")
 }
