@@ -7,9 +7,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/lbplus/lbplus/asm"
+	"github.com/lbplus/lbplus/emu"
+	"github.com/lbplus/lbplus/scsi"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -139,4 +144,85 @@ func TestTextDevices(t *testing.T) {
 		require.NoError(t, x.Exec(line), line)
 	}
 	assert.Regexp(t, `> devices\nACB-4000 at SCSI ID 0\n  LUN 0: cylinder 0 head 0, sector slot [0-9]+ under the head\n  READ LBA 0 x1: `, out.String())
+}
+
+// The run-control and breakpoint commands the session does not use, on a
+// program of our own: a conditional execute breakpoint, read and
+// read-or-write watchpoints, history, finish.
+func TestTextProgramCommands(t *testing.T) {
+	src := `        org 0100h
+start:  ld sp,0F000h
+        ld b,5
+loop:   call count
+        djnz loop
+        ld a,(9000h)
+        ld hl,9001h
+        inc (hl)
+        halt
+count:  ld a,b
+        ld (8000h),a
+        nop
+        ret
+`
+	prog, err := asm.Assemble(fstest.MapFS{"p.asm": {Data: []byte(src)}}, "p.asm", asm.Options{})
+	require.NoError(t, err)
+	b, err := emu.New(emu.DefaultConfig(emu.StubROM(prog.Org)))
+	require.NoError(t, err)
+	defer b.Close()
+	b.LoadRAM(0, emu.Stub(prog.Org))
+	b.LoadRAM(prog.Org, prog.Bytes)
+	d := ForBoard(b, NewRecorder(1<<10))
+	d.Syms.AddResult(prog)
+	var out bytes.Buffer
+	x := &Text{D: d, Out: &out, Echo: true}
+	run := func(line string) string {
+		t.Helper()
+		out.Reset()
+		require.NoError(t, x.Exec(line), line)
+		return out.String()
+	}
+	run("break count if B = 3")
+	assert.Contains(t, run("continue"), "breakpoint 1")
+	assert.Equal(t, uint16(prog.Symbols["count"]), d.PC())
+	assert.Equal(t, uint16(3), d.Machine().Regs().BC>>8, "stopped on the pass with B = 3")
+	// finish runs to the return: back in the loop at the DJNZ.
+	run("delete 1")
+	assert.Contains(t, run("finish"), "stepped out to loop+3")
+	assert.Equal(t, uint16(prog.Symbols["loop"]+3), d.PC())
+	// history lists the instructions just run, with their T-states.
+	h := run("history 3")
+	assert.Regexp(t, "^> history 3\n(T=[0-9]+ +count\\+[0-9] \\(01[0-9A-F]{2}h\\)\n){3}$", h)
+	run("rwatch 9000")
+	assert.Contains(t, run("continue"), "read of")
+	assert.Equal(t, uint16(prog.Symbols["loop"]+5+3), d.PC(), "stopped after the LD A,(9000h)")
+	// INC (HL) reads the byte and writes it back: one stop, after it.
+	run("awatch 9001")
+	assert.Contains(t, run("continue"), "of 00h at 9001h")
+	last := d.History(1)[0].PC
+	assert.Equal(t, "inc (hl)", d.Disassemble(last, 1)[0].Text)
+	assert.Equal(t, uint8(1), b.RAM(0x9001))
+	assert.Error(t, x.Exec("break count if B ="))
+	assert.Error(t, x.Exec("rwatch nowhere"))
+}
+
+// Stepping by bus edge and to bus free, and a selection breakpoint, on the
+// boot ROM's READ of block 0.
+func TestTextBusSteps(t *testing.T) {
+	r, x, out := textRig(t)
+	for _, line := range []string{"break select 0", "continue"} {
+		require.NoError(t, x.Exec(line), line)
+	}
+	assert.Contains(t, out.String(), "breakpoint 1")
+	assert.Equal(t, scsi.Selection, r.d.Rec.Current().Phase)
+	require.NoError(t, x.Exec("delete 1"))
+	n := r.d.Rec.Total()
+	out.Reset()
+	require.NoError(t, x.Exec("edge"))
+	assert.Equal(t, n+1, r.d.Rec.Total(), "one edge later")
+	require.NoError(t, x.Exec("busfree"))
+	assert.Equal(t, scsi.BusFree, r.d.Rec.Current().Phase)
+	assert.Contains(t, out.String(), "BUS FREE entered")
+	cmds := r.d.Rec.Commands(0, r.b.Now())
+	require.Len(t, cmds, 1, "the whole READ ran")
+	assert.Equal(t, 512, cmds[0].DataIn)
 }
