@@ -354,9 +354,11 @@ func runConfig(cmd *cobra.Command) (emu.Config, error) {
 	if err := checkRunFiles(cfg); err != nil {
 		return cfg, err
 	}
-	if runFlags.machine == "" && len(cfg.SCSI) == 0 && len(cfg.Floppies) == 0 {
-		// Nothing attached: boot CP/M from the default system disk (our
-		// ROM or a user's Ampro ROM: its loader needs only READTRK).
+	if runFlags.machine == "" && !hasDisk(cfg) {
+		// No disk attached (a tape alone is fine: BACKUP and RESTORE on
+		// the default disk want one): boot CP/M from the default system
+		// disk (our ROM or a user's Ampro ROM: its loader needs only
+		// READTRK).
 		path, err := defaultSystemDisk(cmd.ErrOrStderr())
 		if err != nil {
 			return cfg, err
@@ -511,4 +513,18 @@ func loadStateFile(b *emu.Board, path string) error {
 	}
 	defer f.Close()
 	return b.LoadState(f, path)
+}
+
+// hasDisk reports whether cfg has a floppy drive or a SCSI device other
+// than a tape drive.
+func hasDisk(cfg emu.Config) bool {
+	if len(cfg.Floppies) > 0 {
+		return true
+	}
+	for _, d := range cfg.SCSI {
+		if d.Type != "mcd403" {
+			return true
+		}
+	}
+	return false
 }

@@ -12,7 +12,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/lbplus/lbplus/devices/mcd403"
 	"github.com/lbplus/lbplus/emu/console"
+	"github.com/lbplus/lbplus/scsi/scsidev"
 )
 
 // runScript runs `lbplus run` with no arguments (at --speed max) on this
@@ -176,4 +178,30 @@ func TestRunDefaultSession(t *testing.T) {
 			"DIR *.SUB\r\r\nA: TEST     SUB\r\nA>"},
 		[]string{"SUBMIT TEST NOTE.TXT\r", "DIR *.SUB\r"})
 	assert.NotContains(t, got, "$$$", "the batch file is gone once it has run")
+}
+
+// lbplus run --tape FILE alone boots the default system disk with the tape
+// beside it (BACKUP and RESTORE on its A: need both); a disk of the
+// user's, hard or floppy, replaces the default.
+func TestRunTapeJoinsTheDefaultDisk(t *testing.T) {
+	resetRunFlags(t)
+	t.Setenv("XDG_DATA_HOME", t.TempDir())
+	tape := filepath.Join(t.TempDir(), "t.tape")
+	require.NoError(t, mcd403.Create(tape, 3))
+	runFlags.tape = tape
+	cfg, err := runConfig(runCmd)
+	require.NoError(t, err)
+	disk := filepath.Join(os.Getenv("XDG_DATA_HOME"), "lbplus", DefaultDiskName)
+	assert.ElementsMatch(t, []scsidev.Spec{
+		{ID: TapeID, Type: "mcd403", Images: []string{tape}},
+		{ID: HD0ID, Type: "acb4000", Images: []string{disk}},
+	}, cfg.SCSI)
+
+	fd := filepath.Join(t.TempDir(), "f.imd")
+	require.NoError(t, floppyCreate(io.Discard, fd, "amp2", 0, stamp))
+	fdFlags[0] = fd
+	t.Cleanup(func() { fdFlags = [4]string{} })
+	cfg, err = runConfig(runCmd)
+	require.NoError(t, err)
+	assert.Equal(t, []scsidev.Spec{{ID: TapeID, Type: "mcd403", Images: []string{tape}}}, cfg.SCSI, "a floppy of the user's: no default disk")
 }
