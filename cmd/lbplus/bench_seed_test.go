@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -72,4 +74,27 @@ func TestSeedCheckWholeTable(t *testing.T) {
 	assert.NotContains(t, out.String(), "FAIL")
 	assert.Contains(t, out.String(), "story check disk interleave table: ok")
 	assert.Contains(t, out.String(), "story check bios-tape6 stops every block: ok")
+}
+
+// TestSeedPlotFailureKeepsTheTable: a plot that cannot be written after
+// the runs (its folder gone meanwhile) costs neither the table nor the JSON:
+// both are printed first, and the exit is non-zero naming the plot.
+func TestSeedPlotFailureKeepsTheTable(t *testing.T) {
+	row, err := bench.FindRow("burst-hd3-8Kx1-tape3", 8)
+	require.NoError(t, err)
+	plot := filepath.Join(t.TempDir(), "gone", "seed.png")
+	for _, asJSON := range []bool{false, true} {
+		var out, errb bytes.Buffer
+		err := runSeedRows(&out, &errb, []bench.Row{row}, bench.Options{}, seedOutput{json: asJSON, plot: plot})
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "--plot "+plot)
+		assert.Contains(t, out.String(), "burst-hd3-8Kx1-tape3")
+		if asJSON {
+			var js []map[string]any
+			require.NoError(t, json.Unmarshal(out.Bytes(), &js))
+			assert.Greater(t, js[0]["bytes_per_sec"], 12000.0)
+		}
+		_, statErr := os.Stat(plot)
+		assert.True(t, os.IsNotExist(statErr), "no plot file left")
+	}
 }

@@ -344,6 +344,12 @@ func TestCLIPipedInput(t *testing.T) {
 	require.False(t, r.timedOut)
 	assert.Zero(t, r.code, r.stderr)
 	assert.Contains(t, r.stdout, "dump memory", "the monitor's help, typed through the pipe")
+	// Typed ahead while the monitor prints its help: every command still
+	// reaches it, at the pace the DART takes them.
+	r = runCLI(t, dir, " H\rH\rH\rH\r", 120*time.Second, "run", "--speed", "max", "--rom", "", "--hd0", "")
+	require.False(t, r.timedOut)
+	assert.Zero(t, r.code, r.stderr)
+	assert.Equal(t, 4, strings.Count(r.stdout, "dump memory"), "four helps for four H typed ahead: %q", r.stdout)
 }
 
 // TestCLIInterruptedCreate: Ctrl-C while `disk create` fills its image
