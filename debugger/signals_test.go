@@ -191,3 +191,14 @@ func colChar(c Column) string {
 	}
 	return "_"
 }
+
+// The phase band's letters are the ones its legend gives.
+func TestPhaseLetters(t *testing.T) {
+	for _, c := range []struct {
+		p    scsi.Phase
+		want byte
+	}{{scsi.Selection, 'S'}, {scsi.Command, 'C'}, {scsi.DataIn, 'I'}, {scsi.DataOut, 'O'},
+		{scsi.Status, 's'}, {scsi.MsgIn, 'm'}, {scsi.MsgOut, 'o'}, {scsi.BusFree, 'F'}} {
+		assert.Equal(t, string(c.want), string(phaseLetter(c.p)), c.p.String())
+	}
+}

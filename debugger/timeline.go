@@ -177,9 +177,10 @@ const sampleMax = 64
 // Count is the number of kept edges with from <= T < to.
 func (r *Recorder) Count(from, to sched.Time) int { return r.search(to) - r.search(from) }
 
-// phaseLetter is the phase band's code for each phase.
+// phaseLetter is the phase band's code for each phase, as WriteText's
+// legend names them (4 and 5 for the reserved MSG patterns).
 func phaseLetter(p scsi.Phase) byte {
-	return "OICS45moF+"[p]
+	return "OICs45omFS"[p]
 }
 
 // WriteText renders the window as text: one row per signal ('#' asserted,
