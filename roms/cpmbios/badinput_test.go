@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/lbplus/lbplus/devices/acb4000"
 	"github.com/lbplus/lbplus/devices/fdimage"
 	"github.com/lbplus/lbplus/emu"
 	"github.com/lbplus/lbplus/roms/cpmbios"
@@ -158,6 +159,25 @@ func TestBadInputs(t *testing.T) {
 		after, err := os.ReadFile(blank)
 		require.NoError(t, err)
 		assert.Equal(t, before, after, "the unformatted image is untouched")
+	})
+	t.Run("unformatted hard disk", func(t *testing.T) {
+		// Booted from a floppy, with a hard disk that was never formatted:
+		// the BIOS finds no partitions on it (its configuration block
+		// cannot be read) and C: does not exist.
+		hd := filepath.Join(t.TempDir(), "raw.img")
+		g := acb4000.Geometry{Name: "small", Cylinders: 20, Heads: 2, Sectors: 17, SectorSize: 512}
+		require.NoError(t, acb4000.Create(hd, g, false, 0))
+		before, err := os.ReadFile(hd)
+		require.NoError(t, err)
+		r := bootMachine(t, []emu.Floppy{{Drive: 0, Image: floppyWith(t, "a.imd", nil)}},
+			[]scsidev.Spec{{ID: 0, Type: "acb4000", Images: []string{hd}}})
+		require.NoError(t, r.ty.WaitFor("0 hard disk partition(s), 2 floppy drive(s)"))
+		require.NoError(t, r.ty.WaitFor("A>"))
+		r.cmd(t, "DIR C:", "BDOS ERR ON C: SELECT")
+		require.NoError(t, r.b.Close())
+		after, err := os.ReadFile(hd)
+		require.NoError(t, err)
+		assert.Equal(t, before, after, "the image is untouched")
 	})
 	t.Run("missing drive", func(t *testing.T) {
 		r := bootMachine(t, []emu.Floppy{{Drive: 0, Image: floppyWith(t, "a.imd", nil)}}, nil)
