@@ -11,6 +11,8 @@
 ;   BDOSTEST S   select drive P:                          (SELECT)
 ;   BDOSTEST B   read A:BAD.DAT, whose first record is bad (BAD SECTOR)
 ;   BDOSTEST C   B: is changed while waiting for a key    (R/O after it)
+; and with F everything but the console part (whose script needs the Go
+; BIOS's one line at a time), for the same disks on the board.
 
         org     100h
         jp      start
@@ -219,10 +221,12 @@ start:  ld      sp, stack
         jp      z, errchg
         cp      'P'
         jp      z, portable
+        cp      'F'
+        jr      z, main1
 main:   call    pmsg
         db      "BDOSTEST", CR, LF, "$"
         call    tcons
-        call    tdisk
+main1:  call    tdisk
         ld      a, 1
         call    tfilesd
         ld      a, 3
