@@ -33,10 +33,15 @@ func needTool(t *testing.T, name string) {
 
 var stamp = time.Date(2026, 12, 1, 3, 0, 0, 0, time.UTC)
 
-// cpmls lists the empty directory of every `floppy create` result (raw and
-// IMD converted to raw by dsktrans).
+// libdskFormats names the Ampro formats as libdsk knows them.
+var libdskFormats = map[string]string{"amp1": "ampro200", "amp2": "ampro400d", "amp3": "ampro400s", "amp4": "ampro800"}
+
+// cpmls lists the empty directory of every `floppy create` result: the raw
+// image, and the IMD, which libdsk's dsktrans turns into that same raw
+// image byte for byte.
 func TestFloppyCreateCpmls(t *testing.T) {
 	needTool(t, "cpmls")
+	needTool(t, "dsktrans")
 	dir := t.TempDir()
 	for _, f := range fdimage.Formats {
 		p := filepath.Join(dir, f.Name+".img")
@@ -46,9 +51,21 @@ func TestFloppyCreateCpmls(t *testing.T) {
 		st, err := os.Stat(p)
 		require.NoError(t, err)
 		assert.Equal(t, f.RawSize(), st.Size())
+		imd, conv := filepath.Join(dir, f.Name+".imd"), filepath.Join(dir, f.Name+".raw")
+		require.NoError(t, floppyCreate(&bytes.Buffer{}, imd, f.Name, 0, stamp))
+		res, err := exec.Command("dsktrans", "-itype", "imd", "-otype", "raw", "-format", libdskFormats[f.Name], imd, conv).CombinedOutput()
+		require.NoError(t, err, "%s: %s", f.Name, res)
+		rawData, err := os.ReadFile(p)
+		require.NoError(t, err)
+		convData, err := os.ReadFile(conv)
+		require.NoError(t, err)
+		assert.True(t, bytes.Equal(rawData, convData), "%s: the IMD holds other data than the raw image", f.Name)
+		res, err = exec.Command("cpmls", "-f", f.Name, conv).CombinedOutput()
+		require.NoError(t, err, "%s (from the IMD): %s", f.Name, res)
+		assert.Empty(t, strings.TrimSpace(string(res)), f.Name)
 		// cpmls of an empty directory prints nothing and succeeds; with a
 		// file on it (cpmcp) it lists the file.
-		res, err := exec.Command("cpmls", "-f", f.Name, p).CombinedOutput()
+		res, err = exec.Command("cpmls", "-f", f.Name, p).CombinedOutput()
 		require.NoError(t, err, "%s: %s", f.Name, res)
 		assert.Empty(t, strings.TrimSpace(string(res)), f.Name)
 		hello := filepath.Join(dir, "hello.txt")
