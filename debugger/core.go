@@ -671,6 +671,21 @@ func (d *Debugger) Eval(src string) (uint16, error) {
 	return x.Eval(d.env())
 }
 
+// Address parses an address as the commands take it: a symbol or a
+// hexadecimal number, optionally "+n" (Symbols.Address), or else an
+// expression with registers and symbols (Eval: PC, SP, HL+2, PEEKW(SP);
+// BC, DE and A read as hexadecimal numbers, (BC) as the register).
+func (d *Debugger) Address(t string) (uint16, error) {
+	v, err := d.Syms.Address(t)
+	if err == nil {
+		return v, nil
+	}
+	if v, err2 := d.Eval(t); err2 == nil {
+		return v, nil
+	}
+	return 0, err
+}
+
 // RegValue returns a register by its upper-case name.
 func RegValue(r z80host.Regs, name string) (uint16, bool) {
 	switch name {

@@ -63,6 +63,7 @@ editing:
   set REGISTER EXPR           set a register (A, HL, SP, PC, AF', ...)
 looking:
   regs | dis [ADDR] [N] | mem ADDR [N] | stack [N] | bt | history [N] | print EXPR | time
+                              (ADDR: a symbol, hex number, or an expression: pc, sp+2, peekw(sp))
   devices                     the device panels: ACB-4000, MCD-403, WD1772
   ncr                         the 5380's registers, bit by bit
   bus                         the SCSI lines and the current phase
@@ -154,13 +155,13 @@ func (x *Text) Exec(line string) error {
 		if len(args) < 1 {
 			return fmt.Errorf("%s FROM [TO]", cmd)
 		}
-		from, err := d.Syms.Address(args[0])
+		from, err := d.Address(args[0])
 		if err != nil {
 			return err
 		}
 		to := from
 		if len(args) > 1 {
-			if to, err = d.Syms.Address(args[1]); err != nil {
+			if to, err = d.Address(args[1]); err != nil {
 				return err
 			}
 		}
@@ -190,7 +191,7 @@ func (x *Text) Exec(line string) error {
 	case "dis", "d", "u":
 		addr, n := d.PC(), 10
 		if len(args) > 0 {
-			a, err := d.Syms.Address(args[0])
+			a, err := d.Address(args[0])
 			if err != nil {
 				return err
 			}
@@ -210,7 +211,7 @@ func (x *Text) Exec(line string) error {
 		if len(args) < 1 {
 			return errors.New("mem ADDR [N]")
 		}
-		addr, err := d.Syms.Address(args[0])
+		addr, err := d.Address(args[0])
 		if err != nil {
 			return err
 		}
@@ -257,7 +258,7 @@ func (x *Text) Exec(line string) error {
 		if len(args) < 2 {
 			return errors.New("poke ADDR BYTE...")
 		}
-		addr, err := d.Syms.Address(args[0])
+		addr, err := d.Address(args[0])
 		if err != nil {
 			return err
 		}
@@ -575,7 +576,7 @@ func (x *Text) breakCmd(args []string) error {
 			return err
 		}
 	default:
-		addr, err := d.Syms.Address(args[0])
+		addr, err := d.Address(args[0])
 		if err != nil {
 			return err
 		}

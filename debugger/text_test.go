@@ -3,6 +3,7 @@ package debugger
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -185,6 +186,12 @@ count:  ld a,b
 	assert.Contains(t, run("continue"), "breakpoint 1")
 	assert.Equal(t, uint16(prog.Symbols["count"]), d.PC())
 	assert.Equal(t, uint16(3), d.Machine().Regs().BC>>8, "stopped on the pass with B = 3")
+	// Addresses may be register expressions: the instruction at PC, the
+	// return address on the stack.
+	assert.Regexp(t, fmt.Sprintf(`\n\*>%04X +78 +count: +ld a,b\n$`, prog.Symbols["count"]), run("dis pc 1"))
+	ret := prog.Symbols["loop"] + 3
+	assert.Contains(t, run("mem sp 2"), fmt.Sprintf("EFFE  %02X %02X", ret&0xFF, ret>>8))
+	assert.Equal(t, run("dis peekw(sp) 1"), strings.Replace(run("dis loop+3 1"), "loop+3", "peekw(sp)", 1))
 	// finish runs to the return: back in the loop at the DJNZ.
 	run("delete 1")
 	assert.Contains(t, run("finish"), "stepped out to loop+3")
