@@ -70,6 +70,7 @@ looking:
   phases [N] | commands [N]   decoded bus phases and commands
   timeline [SPAN] [COLS]      logic-analyser rows for the last SPAN (e.g. 200us)
   measure SIGNAL [AT]         cursors on two consecutive rising edges of SIGNAL at or after AT
+                              (without AT: the last two so far)
 console:
   save FILE | load FILE       the machine's state (docs/STATE.md)
   type TEXT                   type on the machine's terminal (\r for Return)
@@ -386,7 +387,19 @@ func (x *Text) Exec(line string) error {
 		if err != nil {
 			return err
 		}
+		// Without AT: the last two edges so far, the handshake just seen.
 		at := d.Rec.Oldest()
+		now := d.m.Now()
+		for span := 100 * sched.Microsecond; ; span *= 10 {
+			from := max(d.Rec.Oldest(), now-min(now, span))
+			if r := d.Rec.Rising(s, from, now+1); len(r) >= 2 {
+				at = r[len(r)-2]
+				break
+			}
+			if from == d.Rec.Oldest() {
+				break
+			}
+		}
 		if len(args) > 1 {
 			if at, err = ParseDuration(args[1]); err != nil {
 				return err

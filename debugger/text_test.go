@@ -232,4 +232,11 @@ func TestTextBusSteps(t *testing.T) {
 	cmds := r.d.Rec.Commands(0, r.b.Now())
 	require.Len(t, cmds, 1, "the whole READ ran")
 	assert.Equal(t, 512, cmds[0].DataIn)
+	// measure without a time: the last two ACKs, the status and message
+	// bytes.
+	tr := r.d.Rec.Transfers(0, r.b.Now())
+	out.Reset()
+	require.NoError(t, x.Exec("measure ACK"))
+	assert.Equal(t, fmt.Sprintf("> measure ACK\nA %s  B %s  B-A %s\n", FormatTime(tr[len(tr)-2].T), FormatTime(tr[len(tr)-1].T),
+		FormatDuration(tr[len(tr)-1].T-tr[len(tr)-2].T)), out.String())
 }
