@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lbplus/lbplus/devices/mcd403"
 	"github.com/lbplus/lbplus/emu"
 	"github.com/lbplus/lbplus/emu/console"
 	"github.com/lbplus/lbplus/roms/monitor"
@@ -358,7 +359,14 @@ func runConfig(cmd *cobra.Command) (emu.Config, error) {
 		// No disk attached (a tape alone is fine: BACKUP and RESTORE on
 		// the default disk want one): boot CP/M from the default system
 		// disk (our ROM or a user's Ampro ROM: its loader needs only
-		// READTRK).
+		// READTRK). A tape given is checked first: bad input makes nothing.
+		for _, d := range cfg.SCSI {
+			t, err := mcd403.Open(d.Images[0], true)
+			if err != nil {
+				return cfg, err
+			}
+			t.Close()
+		}
 		path, err := defaultSystemDisk(cmd.ErrOrStderr())
 		if err != nil {
 			return cfg, err
