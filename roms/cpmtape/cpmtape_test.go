@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/lbplus/lbplus/devices/acb4000"
+	"github.com/lbplus/lbplus/devices/fdimage"
 	"github.com/lbplus/lbplus/devices/image"
 	"github.com/lbplus/lbplus/devices/mcd403"
 	"github.com/lbplus/lbplus/emu"
@@ -91,13 +92,14 @@ func partition(t *testing.T, hd string) []byte {
 	return out
 }
 
-func board(t *testing.T, specs ...scsidev.Spec) (*emu.Board, *console.Typist, *console.Transcript) {
+func board(t *testing.T, floppies []emu.Floppy, specs ...scsidev.Spec) (*emu.Board, *console.Typist, *console.Transcript) {
 	rom, err := monitor.Image()
 	require.NoError(t, err)
 	tr := &console.Transcript{}
 	cfg := emu.DefaultConfig(rom)
 	cfg.ConsoleOut = tr.Out
 	cfg.SCSI = specs
+	cfg.Floppies = floppies
 	b, err := emu.New(cfg)
 	require.NoError(t, err)
 	t.Cleanup(func() { b.Close() })
@@ -135,7 +137,7 @@ func TestBackupRestoreOnTheBoard(t *testing.T) {
 	tape := filepath.Join(dir, "t.tape")
 	require.NoError(t, mcd403.Create(tape, 3))
 
-	b, ty, tr := board(t, scsidev.Spec{ID: 0, Type: "acb4000", Images: []string{hd}}, scsidev.Spec{ID: 1, Type: "mcd403", Images: []string{tape}})
+	b, ty, tr := board(t, nil, scsidev.Spec{ID: 0, Type: "acb4000", Images: []string{hd}}, scsidev.Spec{ID: 1, Type: "mcd403", Images: []string{tape}})
 	cmd := func(line, want string) {
 		t.Helper()
 		require.NoError(t, ty.Type(line+"\r"))
@@ -198,17 +200,22 @@ func TestBackupRestoreOnTheBoard(t *testing.T) {
 
 func bytesEqual(a, b []byte) bool { return string(a) == string(b) }
 
-// What the user sees without a drive letter, with a drive that is not a
-// hard disk partition, and with no tape drive on the bus; the disk is
-// not touched.
+// What the user sees without a drive letter, with a floppy drive's
+// letter, with no tape drive on the bus, and when RESTORE finds a blank
+// tape; the disk is not touched.
 func TestBackupRefusals(t *testing.T) {
 	dir := t.TempDir()
 	hd, _ := testDisk(t, dir)
 	before := partition(t, hd)
-	b, ty, tr := board(t, scsidev.Spec{ID: 0, Type: "acb4000", Images: []string{hd}})
+	f, err := fdimage.ParseFormat("amp2")
+	require.NoError(t, err)
+	fd := filepath.Join(dir, "data.imd")
+	require.NoError(t, fdimage.Create(fd, f, f.NewDisk(0xE5), "IMD 1.18: 01/12/2026 00:00:00"))
+	b, ty, tr := board(t, []emu.Floppy{{Drive: 0, Image: fd}}, scsidev.Spec{ID: 0, Type: "acb4000", Images: []string{hd}})
 	for _, c := range []struct{ line, want string }{
 		{"BACKUP", "Usage: BACKUP d:  (a hard disk drive, to the tape at SCSI ID 1)\r\n"},
 		{"RESTORE", "Usage: RESTORE d:  (a hard disk drive, from the tape at SCSI ID 1)\r\n"},
+		{"BACKUP C:", "Not a hard disk partition\r\n"}, // floppy drive 0
 		{"BACKUP B:", "BACKUP B: to the tape at SCSI ID 1\r\n\r\nNo device answers at SCSI ID 1\r\n"},
 		{"RESTORE B:", "RESTORE B: from the tape at SCSI ID 1\r\n\r\nNo device answers at SCSI ID 1\r\n"},
 	} {
@@ -217,6 +224,18 @@ func TestBackupRefusals(t *testing.T) {
 		require.NoError(t, ty.WaitFor("A>"), c.line)
 		assert.Equal(t, fmt.Sprintf("%s\r\n%s\r\nA>", c.line, c.want), tr.String()[at:], c.line)
 	}
+	require.NoError(t, b.Close())
+	assert.True(t, bytesEqual(before, partition(t, hd)), "the partition is untouched")
+
+	// A blank tape: RESTORE reads the tape before it writes the disk, so
+	// the tape's BLANK CHECK stops it with the disk as it was.
+	tape := filepath.Join(dir, "blank.tape")
+	require.NoError(t, mcd403.Create(tape, 3))
+	b, ty, tr = board(t, nil, scsidev.Spec{ID: 0, Type: "acb4000", Images: []string{hd}}, scsidev.Spec{ID: 1, Type: "mcd403", Images: []string{tape}})
+	at := tr.Len()
+	require.NoError(t, ty.Type("RESTORE B:\r"))
+	require.NoError(t, ty.WaitFor("A>"))
+	assert.Equal(t, "RESTORE B:\r\nRESTORE B: from the tape at SCSI ID 1\r\n\r\nSCSI error at ID 1, status/code 02h, tape block 0\r\n\r\nA>", tr.String()[at:])
 	require.NoError(t, b.Close())
 	assert.True(t, bytesEqual(before, partition(t, hd)), "the partition is untouched")
 }
