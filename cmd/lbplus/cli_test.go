@@ -118,13 +118,14 @@ func TestCLIBadInput(t *testing.T) {
 		require.NoError(t, os.MkdirAll(d, 0o755))
 	}
 	bin := lbplusBinary(t)
-	for _, args := range [][]string{{"disk", "create", "d.img"}, {"disk", "create", "locked.img"}, {"tape", "create", "t.tape"}} {
+	for _, args := range [][]string{{"disk", "create", "d.img"}, {"disk", "create", "locked.img"}, {"tape", "create", "t.tape"},
+		{"disk", "create", "--system", "sys.img"}} {
 		mk := exec.Command(bin, args...)
 		mk.Dir = root
 		out, err := mk.CombinedOutput()
 		require.NoError(t, err, string(out))
 	}
-	for _, f := range []string{"d.img", "d.img.toml", "locked.img", "locked.img.toml", "t.tape", "t.tape.toml"} {
+	for _, f := range []string{"d.img", "d.img.toml", "locked.img", "locked.img.toml", "t.tape", "t.tape.toml", "sys.img", "sys.img.toml"} {
 		require.NoError(t, os.Rename(filepath.Join(root, f), filepath.Join(dir, f)))
 	}
 	require.NoError(t, syscall.Mkfifo(filepath.Join(dir, "pipe"), 0o644))
@@ -260,6 +261,17 @@ func TestCLIBadInput(t *testing.T) {
 		{[]string{"floppy", "create", "--format", "amp2", "--system", "--transfer", "burst", "n.img"}, "unknown flag: --transfer"},
 		{[]string{"floppy", "create", "--format", "amp2", "--ccp-bdos", "hello.txt", "n.img"}, "--ccp-bdos: only with --system"},
 		{[]string{"sysgen", "--transfer", "burst", "boot.imd"}, "boot.imd: --transfer is for a hard disk"},
+		// CP/M files, sysgen and bench params.
+		{[]string{"cpm", "put", "--part", "7", "sys.img", "hello.txt"}, "sys.img: partition 7: the disk has 5 (0-4)"},
+		{[]string{"cpm", "put", "--user", "16", "sys.img", "hello.txt"}, "user 16: CP/M has users 0-15"},
+		{[]string{"cpm", "get", "sys.img", "99:HELLO.TXT"}, `"99:HELLO.TXT": the user before ':' is a number 0-15`},
+		{[]string{"cpm", "get", "sys.img", "NOFILE.TXT"}, "0:NOFILE.TXT: no such file"},
+		{[]string{"cpm", "rm", "sys.img", "NOFILE.TXT"}, "0:NOFILE.TXT: no such file"},
+		{[]string{"cpm", "ls", "--part", "9", "sys.img"}, "partition 9"},
+		{[]string{"sysgen", "--transfer", "burst", "t.tape"}, "not an acb4000-disk image"},
+		{[]string{"sysgen", "--transfer", "warp", "sys.img"}, `--transfer "warp": want byte or burst`},
+		{[]string{"bench", "params", "--param", "nope"}, "--param nope: no such fitted parameter"},
+		{[]string{"bench", "params", "--workers", "0"}, "--workers 0: give at least 1"},
 		// A command group with a missing or mistyped subcommand.
 		{[]string{"disk"}, "disk: give a subcommand: create, info"},
 		{[]string{"bench", "seeds"}, `bench: unknown subcommand "seeds"`},
