@@ -240,3 +240,22 @@ func TestTextBusSteps(t *testing.T) {
 	assert.Equal(t, fmt.Sprintf("> measure ACK\nA %s  B %s  B-A %s\n", FormatTime(tr[len(tr)-2].T), FormatTime(tr[len(tr)-1].T),
 		FormatDuration(tr[len(tr)-1].T-tr[len(tr)-2].T)), out.String())
 }
+
+// An I/O breakpoint with a value stops only at that value: the boot ROM's
+// first write of ACK alone (10h) to the ICR is in DATA IN, after the CDB
+// bytes went out with ACK and DBUS (11h).
+func TestTextPortValue(t *testing.T) {
+	r, x, out := textRig(t)
+	for _, line := range []string{"break out 21 10", "continue"} {
+		require.NoError(t, x.Exec(line), line)
+	}
+	assert.Contains(t, out.String(), "breakpoint 1")
+	assert.Equal(t, scsi.DataIn, r.d.Rec.Current().Phase)
+	last := r.d.History(1)[0].PC
+	assert.Regexp(t, `^out `, r.d.Disassemble(last, 1)[0].Text)
+	cmds := r.d.Rec.Commands(0, r.b.Now())
+	require.Len(t, cmds, 1)
+	assert.Equal(t, 6, cmds[0].CDBLen, "the CDB went out before")
+	assert.Error(t, x.Exec("break out 21 100"))
+	assert.Error(t, x.Exec("break sideways 21"))
+}
