@@ -86,9 +86,10 @@ SAVE, TYPE, USER, d:. A $$$.SUB file on A: runs when CP/M starts.
 Programs on A:: SUBMIT file [args] (makes $$$.SUB), DUMP file (hex),
 COPY dst=src (wildcards, drives and users: COPY B3:=A:*.TXT), STAT
 [d:][afn] (free space, file sizes).
-BACKUP d: copies drive d: to the MCD-403 tape at SCSI ID 1 (lbplus run
---tape FILE) with the 1990 story's best settings; RESTORE d: copies it
-back.
+BACKUP d: copies drive d: to the MCD-403 tape at SCSI ID 1 with the
+1990 story's best settings and tells its rate; RESTORE d: copies it back.
+Make a tape with lbplus tape create t.tape, then lbplus run --tape t.tape
+(this disk and the tape).
 
 On the host, lbplus cpm ls/get/put/rm moves files in and out (with
 --part N for drive N+1), and cpmtools reads the partitions as
