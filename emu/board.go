@@ -305,7 +305,7 @@ func (b *Board) Peek(addr uint16) uint8 { return b.mem(addr) }
 // the pages directly; these serve the cases it does not.
 func (b *Board) Fetch(addr uint16, t uint64) uint8 {
 	v := b.mem(addr)
-	if len(b.obs.mem) != 0 {
+	if b.obs.mem.Len() != 0 {
 		b.notifyMem(t, addr, v, MemFetch)
 	}
 	return v
@@ -314,7 +314,7 @@ func (b *Board) Fetch(addr uint16, t uint64) uint8 {
 // Read is a memory read cycle.
 func (b *Board) Read(addr uint16, t uint64) uint8 {
 	v := b.mem(addr)
-	if len(b.obs.mem) != 0 {
+	if b.obs.mem.Len() != 0 {
 		b.notifyMem(t, addr, v, MemRead)
 	}
 	return v
@@ -323,7 +323,7 @@ func (b *Board) Read(addr uint16, t uint64) uint8 {
 // Write is a memory write cycle: always to RAM, also beneath the ROM.
 func (b *Board) Write(addr uint16, v uint8, t uint64) {
 	b.ram[addr] = v
-	if len(b.obs.mem) != 0 {
+	if b.obs.mem.Len() != 0 {
 		b.notifyMem(t, addr, v, MemWrite)
 	}
 }

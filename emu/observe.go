@@ -1,6 +1,6 @@
 package emu
 
-import "slices"
+import "github.com/lbplus/lbplus/sched"
 
 // MemAccess is the kind of a memory cycle an observer sees.
 type MemAccess uint8
@@ -22,35 +22,25 @@ const (
 // the machine (docs/STATE.md) but must not access devices through their
 // registers (use Peek and State: looking is free).
 type observers struct {
-	nextID int
-	io     []ioObserver
-	ports  [4]uint64 // the ports (A0-A7) some I/O observer watches
-	mem    []memObserver
-	instr  []instrObserver
+	io    sched.Observers[ioObserver]
+	ports [4]uint64 // the ports (A0-A7) some I/O observer watches
+	mem   sched.Observers[memObserver]
+	instr sched.Observers[func(pc uint16, t uint64)]
 }
 
 type ioObserver struct {
-	id     int
 	lo, hi uint8 // port range (A0-A7)
 	fn     func(t uint64, port uint16, v uint8, out bool)
 }
 
 type memObserver struct {
-	id     int
 	lo, hi uint16
 	fn     func(t uint64, addr uint16, v uint8, kind MemAccess)
 }
 
-type instrObserver struct {
-	id int
-	fn func(pc uint16, t uint64)
-}
-
-func (o *observers) id() int { o.nextID++; return o.nextID }
-
 // memWatched reports whether a memory observer watches an address of page p.
 func (o *observers) memWatched(p int) bool {
-	for _, x := range o.mem {
+	for _, x := range o.mem.List() {
 		if int(x.lo)>>8 <= p && p <= int(x.hi)>>8 {
 			return true
 		}
@@ -68,18 +58,12 @@ func (b *Board) ObserveIO(fn func(t uint64, port uint16, v uint8, out bool)) (re
 // ObservePorts is ObserveIO for the ports lo-hi (A0-A7) only: watching a
 // rare port costs the others a comparison, not a call.
 func (b *Board) ObservePorts(lo, hi uint8, fn func(t uint64, port uint16, v uint8, out bool)) (remove func()) {
-	id := b.obs.id()
-	b.obs.io = append(b.obs.io, ioObserver{id, lo, hi, fn})
-	b.obs.setPorts()
-	return func() {
-		b.obs.io = slices.DeleteFunc(b.obs.io, func(x ioObserver) bool { return x.id == id })
-		b.obs.setPorts()
-	}
+	return b.obs.io.Add(ioObserver{lo, hi, fn}, b.obs.setPorts)
 }
 
 func (o *observers) setPorts() {
 	o.ports = [4]uint64{}
-	for _, x := range o.io {
+	for _, x := range o.io.List() {
 		for p := int(x.lo); p <= int(x.hi); p++ {
 			o.ports[p>>6] |= 1 << (p & 63)
 		}
@@ -91,7 +75,7 @@ func (o *observers) watched(p uint8) bool { return o.ports[p>>6]&(1<<(p&63)) != 
 
 func (b *Board) notifyIO(t uint64, port uint16, v uint8, out bool) {
 	p := uint8(port)
-	for _, o := range b.obs.io {
+	for _, o := range b.obs.io.List() {
 		if p >= o.lo && p <= o.hi {
 			o.fn(t, port, v, out)
 		}
@@ -108,17 +92,11 @@ func (b *Board) ObserveMemory(fn func(t uint64, addr uint16, v uint8, kind MemAc
 // ObserveMemoryRange is ObserveMemory for the addresses lo-hi only (a
 // watchpoint): only the 256-byte pages they touch leave the fast path.
 func (b *Board) ObserveMemoryRange(lo, hi uint16, fn func(t uint64, addr uint16, v uint8, kind MemAccess)) (remove func()) {
-	id := b.obs.id()
-	b.obs.mem = append(b.obs.mem, memObserver{id, lo, hi, fn})
-	b.mapMemory()
-	return func() {
-		b.obs.mem = slices.DeleteFunc(b.obs.mem, func(x memObserver) bool { return x.id == id })
-		b.mapMemory()
-	}
+	return b.obs.mem.Add(memObserver{lo, hi, fn}, b.mapMemory)
 }
 
 func (b *Board) notifyMem(t uint64, addr uint16, v uint8, kind MemAccess) {
-	for _, o := range b.obs.mem {
+	for _, o := range b.obs.mem.List() {
 		if addr >= o.lo && addr <= o.hi {
 			o.fn(t, addr, v, kind)
 		}
@@ -130,15 +108,13 @@ func (b *Board) notifyMem(t uint64, addr uint16, v uint8, kind MemAccess) {
 // acknowledge) the CPU starts. It uses the CPU's Hook, which must not be
 // set by anyone else meanwhile.
 func (b *Board) ObserveInstructions(fn func(pc uint16, t uint64)) (remove func()) {
-	id := b.obs.id()
-	b.obs.instr = append(b.obs.instr, instrObserver{id, fn})
-	b.cpu.Hook = instrHook{b}
-	return func() {
-		b.obs.instr = slices.DeleteFunc(b.obs.instr, func(x instrObserver) bool { return x.id == id })
-		if len(b.obs.instr) == 0 {
+	return b.obs.instr.Add(fn, func() {
+		if b.obs.instr.Len() == 0 {
 			b.cpu.Hook = nil
+		} else {
+			b.cpu.Hook = instrHook{b}
 		}
-	}
+	})
 }
 
 // instrHook fans the CPU's one hook out to the instruction observers. An
@@ -146,8 +122,8 @@ func (b *Board) ObserveInstructions(fn func(pc uint16, t uint64)) (remove func()
 type instrHook struct{ b *Board }
 
 func (h instrHook) BeforeInstruction(pc uint16, t uint64) bool {
-	for _, o := range h.b.obs.instr {
-		o.fn(pc, t)
+	for _, fn := range h.b.obs.instr.List() {
+		fn(pc, t)
 	}
 	return h.b.stop
 }

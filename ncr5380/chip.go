@@ -183,19 +183,18 @@ type Chip struct {
 
 	// OnIRQ and OnDRQ, if set, are called when the IRQ or DRQ output
 	// changes level.
-	obs     []accessObserver
+	obs     sched.Observers[accessObserver]
 	obsRegs uint16 // the registers some observer watches (OR of their masks)
-	nextID  int
 
-	evObs []eventObserver
+	evObs sched.Observers[func(now sched.Time, event string)]
 
 	OnIRQ func(bool)
 	OnDRQ func(bool)
 }
 
 func (c *Chip) trace(event string) {
-	for _, o := range c.evObs {
-		o.fn(c.s.Now(), event)
+	for _, fn := range c.evObs.List() {
+		fn(c.s.Now(), event)
 	}
 }
 

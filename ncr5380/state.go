@@ -2,7 +2,6 @@ package ncr5380
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/lbplus/lbplus/sched"
 	"github.com/lbplus/lbplus/scsi"
@@ -21,7 +20,6 @@ type Access struct {
 }
 
 type accessObserver struct {
-	id   int
 	regs uint16
 	fn   func(now sched.Time, a Access)
 }
@@ -37,22 +35,12 @@ func (c *Chip) Observe(fn func(now sched.Time, a Access)) (remove func()) {
 // (bit r for register r, bit RegDACK for DACK accesses): watching the
 // rare ones costs the per-byte DACK path a mask test, not a call.
 func (c *Chip) ObserveRegs(regs uint16, fn func(now sched.Time, a Access)) (remove func()) {
-	c.nextID++
-	id := c.nextID
-	c.obs = append(c.obs, accessObserver{id, regs, fn})
-	c.obsRegs |= regs
-	return func() {
-		c.obs = slices.DeleteFunc(c.obs, func(o accessObserver) bool { return o.id == id })
+	return c.obs.Add(accessObserver{regs, fn}, func() {
 		c.obsRegs = 0
-		for _, o := range c.obs {
+		for _, o := range c.obs.List() {
 			c.obsRegs |= o.regs
 		}
-	}
-}
-
-type eventObserver struct {
-	id int
-	fn func(now sched.Time, event string)
+	})
 }
 
 // ObserveEvents adds fn to the observers told of the events Stats counts
@@ -60,17 +48,12 @@ type eventObserver struct {
 // lost", "bus reset", "arbitration started", "arbitration lost"), for bus
 // traces and debuggers, and returns a function that removes it.
 func (c *Chip) ObserveEvents(fn func(now sched.Time, event string)) (remove func()) {
-	c.nextID++
-	id := c.nextID
-	c.evObs = append(c.evObs, eventObserver{id, fn})
-	return func() {
-		c.evObs = slices.DeleteFunc(c.evObs, func(o eventObserver) bool { return o.id == id })
-	}
+	return c.evObs.Add(fn, nil)
 }
 
 func (c *Chip) notify(a Access) {
 	now := c.s.Now()
-	for _, o := range c.obs {
+	for _, o := range c.obs.List() {
 		if o.regs&(1<<a.Reg) != 0 {
 			o.fn(now, a)
 		}

@@ -3,7 +3,6 @@ package scsi
 import (
 	"fmt"
 	"math/bits"
-	"slices"
 	"strings"
 
 	"github.com/lbplus/lbplus/sched"
@@ -135,9 +134,8 @@ type Observer func(now sched.Time, lines Line, data uint8)
 type Bus struct {
 	s         *sched.Scheduler
 	ports     []*Port
-	observers []busObserver
+	observers sched.Observers[busObserver]
 	obsMask   Line // the lines some observer watches (OR of their masks)
-	nextObs   int
 	lines     Line
 	data      uint8
 	changes   uint64
@@ -159,7 +157,6 @@ func (b *Bus) Attach(name string, onChange func(now sched.Time)) *Port {
 }
 
 type busObserver struct {
-	id   int
 	mask Line
 	fn   Observer
 }
@@ -180,17 +177,12 @@ func (b *Bus) Observe(o Observer) (remove func()) {
 // DataLines: of the data byte too). An observer waiting for something rare
 // (a selection, a reset) costs a mask test per change, not a call.
 func (b *Bus) ObserveLines(mask Line, o Observer) (remove func()) {
-	b.nextObs++
-	id := b.nextObs
-	b.observers = append(b.observers, busObserver{id, mask, o})
-	b.obsMask |= mask
-	return func() {
-		b.observers = slices.DeleteFunc(b.observers, func(x busObserver) bool { return x.id == id })
+	return b.observers.Add(busObserver{mask, o}, func() {
 		b.obsMask = 0
-		for _, x := range b.observers {
+		for _, x := range b.observers.List() {
 			b.obsMask |= x.mask
 		}
-	}
+	})
 }
 
 // Lines returns the OR of every port's control lines, with DBP.
@@ -228,7 +220,7 @@ func (b *Bus) update(from *Port) {
 	b.changes++
 	now := b.s.Now()
 	if b.obsMask&changed != 0 {
-		for _, o := range b.observers {
+		for _, o := range b.observers.List() {
 			if o.mask&changed != 0 {
 				o.fn(now, l, d)
 			}

@@ -68,8 +68,7 @@ type Controller struct {
 	cmd    command
 	events events
 
-	sectorObs []sectorObserver
-	nextObs   int
+	sectorObs sched.Observers[func(SectorEvent)]
 
 	// Stats counts what the controller did.
 	Stats Stats

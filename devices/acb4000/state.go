@@ -2,33 +2,22 @@ package acb4000
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/lbplus/lbplus/sched"
 	"github.com/lbplus/lbplus/scsi"
 	"github.com/lbplus/lbplus/scsi/scsidev"
 )
 
-type sectorObserver struct {
-	id int
-	fn func(SectorEvent)
-}
-
 // ObserveSectors adds fn to the observers told of every sector the
 // formatter arms for (experiments, traces, the debugger) and returns a
 // function that removes it. With none the sector path skips the report.
 func (c *Controller) ObserveSectors(fn func(SectorEvent)) (remove func()) {
-	c.nextObs++
-	id := c.nextObs
-	c.sectorObs = append(c.sectorObs, sectorObserver{id, fn})
-	return func() {
-		c.sectorObs = slices.DeleteFunc(c.sectorObs, func(o sectorObserver) bool { return o.id == id })
-	}
+	return c.sectorObs.Add(fn, nil)
 }
 
 func (c *Controller) notifySector(e SectorEvent) {
-	for _, o := range c.sectorObs {
-		o.fn(e)
+	for _, fn := range c.sectorObs.List() {
+		fn(e)
 	}
 }
 

@@ -131,7 +131,7 @@ func (c *Controller) diskStep(now sched.Time, x *xfer) {
 		hf.sector = x.disk
 	}
 	x.diskBusy = true
-	if len(c.sectorObs) != 0 {
+	if c.sectorObs.Len() != 0 {
 		rev := d.spin.revolution()
 		// Would the slot have been taken had the half been ready at once?
 		early := max(x.fwFree+c.p.ArmLatency, x.fmtFree+c.p.ChainLatency, d.readyAt, now)

@@ -1,10 +1,6 @@
 package floppy
 
-import (
-	"slices"
-
-	"github.com/lbplus/lbplus/sched"
-)
+import "github.com/lbplus/lbplus/sched"
 
 // Signal names a line or value observers are told about. The drive reports
 // the first group, the WD1772 the second (it uses the same type so one
@@ -42,34 +38,15 @@ func (s Signal) String() string {
 // which signal, its new value.
 type Observer func(now sched.Time, who string, sig Signal, v int)
 
-// Observers is a list of observers that can leave again; empty, a change
-// costs one length check.
-type Observers struct {
-	list []observerEntry
-	next int
-}
-
-type observerEntry struct {
-	id int
-	fn Observer
-}
+// Observers is the list of a drive's or the FDC's observers.
+type Observers struct{ sched.Observers[Observer] }
 
 // Add adds o and returns a function that removes it.
-func (l *Observers) Add(o Observer) (remove func()) {
-	l.next++
-	id := l.next
-	l.list = append(l.list, observerEntry{id, o})
-	return func() {
-		l.list = slices.DeleteFunc(l.list, func(e observerEntry) bool { return e.id == id })
-	}
-}
-
-// Len is the number of observers.
-func (l *Observers) Len() int { return len(l.list) }
+func (l *Observers) Add(o Observer) (remove func()) { return l.Observers.Add(o, nil) }
 
 // Emit tells every observer.
 func (l *Observers) Emit(now sched.Time, who string, sig Signal, v int) {
-	for _, e := range l.list {
-		e.fn(now, who, sig, v)
+	for _, fn := range l.List() {
+		fn(now, who, sig, v)
 	}
 }

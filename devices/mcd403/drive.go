@@ -162,12 +162,11 @@ type Drive struct {
 
 	stats Stats
 
-	obs    []decisionObserver
-	nextID int
+	obs sched.Observers[func(now sched.Time, event string)]
 }
 
 func (d *Drive) trace(format string, args ...any) {
-	if len(d.obs) != 0 {
+	if d.obs.Len() != 0 {
 		d.notify(fmt.Sprintf(format, args...))
 	}
 }
@@ -614,7 +613,7 @@ func (d *Drive) blockByte(now sched.Time, b byte) {
 	c.fifo++
 	if c.fifo >= d.p.FIFOSize-1 && c.received < d.p.BlockSize {
 		d.stats.FIFOFull++
-		if len(d.obs) != 0 {
+		if d.obs.Len() != 0 {
 			d.trace("FIFO full after byte %d of block %d: REQ held off", c.received-1, c.rxBlock())
 		}
 	}

@@ -2,35 +2,24 @@ package mcd403
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/lbplus/lbplus/sched"
 	"github.com/lbplus/lbplus/scsi"
 	"github.com/lbplus/lbplus/scsi/scsidev"
 )
 
-type decisionObserver struct {
-	id int
-	fn func(now sched.Time, event string)
-}
-
 // Observe adds fn to the observers told of the drive's decisions (command
 // start, FIFO full, block complete, deadline missed, launch, slot read or
 // written, reset), for bus traces and debuggers, and returns a function
 // that removes it. With none attached no text is formatted.
 func (d *Drive) Observe(fn func(now sched.Time, event string)) (remove func()) {
-	d.nextID++
-	id := d.nextID
-	d.obs = append(d.obs, decisionObserver{id, fn})
-	return func() {
-		d.obs = slices.DeleteFunc(d.obs, func(o decisionObserver) bool { return o.id == id })
-	}
+	return d.obs.Add(fn, nil)
 }
 
 func (d *Drive) notify(event string) {
 	now := d.s.Now()
-	for _, o := range d.obs {
-		o.fn(now, event)
+	for _, fn := range d.obs.List() {
+		fn(now, event)
 	}
 }
 
