@@ -84,3 +84,27 @@ func TestBDOSTestFullOnTheBoard(t *testing.T) {
 	assert.Contains(t, tr, "disks\r\nfiles on A:\r\nfiles on C:\r\nfiles on D:\r\nattributes\r\nusers\r\ndrive byte\r\nfull disk\r\nBDOSTEST: 0 errors")
 	assert.NotContains(t, tr, "FAIL")
 }
+
+// BDOSTEST's error paths on the board (hard disk A:): the BDOS's messages
+// reach the console through the BIOS, and a key warm boots to A>
+// (BAD SECTOR on the board: TestBadInputs).
+func TestBDOSErrorsOnTheBoard(t *testing.T) {
+	com, err := cpmutil.Program("BDOSTEST")
+	require.NoError(t, err)
+	path := systemDisk(t, ourSystem(t), cpmbios.HDConfig{Partitions: 1})
+	putFile(t, path, "BDOSTEST.COM", com)
+	r := bootDisk(t, path)
+	require.NoError(t, r.ty.WaitFor("A>"))
+	for _, c := range []struct{ arg, want string }{
+		{"S", "BDOS ERR ON P: SELECT"},
+		{"D", "BDOS ERR ON A: R/O"},
+		{"R", "BDOS ERR ON A: FILE R/O"},
+	} {
+		r.cmd(t, "BDOSTEST "+c.arg, c.want)
+		require.NoError(t, r.ty.Type("x"))
+		require.NoError(t, r.ty.WaitFor("A>"))
+	}
+	r.cmd(t, "SAVE 1 AFTER.COM", "A>") // the drive R/O by function 28 is writable after the warm boot
+	r.cmd(t, "DIR", "A: BDOSTEST COM : ATTR     DAT : AFTER    COM\r\nA>")
+	assert.NotContains(t, r.tr.String(), "NOT REACHED")
+}
