@@ -88,18 +88,22 @@ bench: build
 	./$(BIN) bench seed
 
 # A few minutes of coverage-guided fuzzing per target; crashers land in
-# testdata/fuzz and become regression inputs.
+# testdata/fuzz and become regression inputs. Go spends up to
+# -fuzzminimizetime (60 s by default) shrinking each new interesting input,
+# counting no executions meanwhile; FUZZMIN keeps those pauses short.
 FUZZTIME ?= 60s
+FUZZMIN  ?= 10s
 fuzz: deps
-	$(GO) test ./asm -run XXX -fuzz FuzzAssemble -fuzztime $(FUZZTIME)
-	$(GO) test ./asm -run XXX -fuzz FuzzExpr -fuzztime $(FUZZTIME)
-	$(GO) test ./scsi -run XXX -fuzz FuzzTargetBus -fuzztime $(FUZZTIME)
-	$(GO) test ./ncr5380 -run XXX -fuzz FuzzChip -fuzztime $(FUZZTIME)
-	$(GO) test ./devices/acb4000 -run XXX -fuzz FuzzCDB -fuzztime $(FUZZTIME)
-	$(GO) test ./devices/mcd403 -run XXX -fuzz FuzzCDB -fuzztime $(FUZZTIME)
-	$(GO) test ./devices/wd1772 -run XXX -fuzz FuzzFDC -fuzztime $(FUZZTIME)
-	$(GO) test ./devices/image -run XXX -fuzz FuzzSidecar -fuzztime $(FUZZTIME)
-	$(GO) test ./devices/fdimage -run XXX -fuzz FuzzIMD -fuzztime $(FUZZTIME)
+	$(GO) test ./asm -run XXX -fuzz FuzzAssemble -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
+	$(GO) test ./asm -run XXX -fuzz FuzzExpr -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
+	$(GO) test ./scsi -run XXX -fuzz FuzzTargetBus -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
+	$(GO) test ./ncr5380 -run XXX -fuzz FuzzChip -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
+	$(GO) test ./devices/acb4000 -run XXX -fuzz FuzzCDB -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
+	$(GO) test ./devices/mcd403 -run XXX -fuzz FuzzCDB -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
+	$(GO) test ./devices/wd1772 -run XXX -fuzz FuzzFDC -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
+	$(GO) test ./devices/image -run XXX -fuzz FuzzSidecar -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
+	$(GO) test ./devices/fdimage -run XXX -fuzz FuzzIMD -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
+	$(GO) test ./emu -run XXX -fuzz FuzzLoadState -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
 
 clean:
 	rm -rf bin

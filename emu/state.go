@@ -2,6 +2,7 @@ package emu
 
 import (
 	"bufio"
+	"bytes"
 	"crypto/sha256"
 	"encoding/gob"
 	"encoding/hex"
@@ -226,21 +227,66 @@ func (b *Board) SaveState(w io.Writer) error {
 	return bw.Flush()
 }
 
+// MaxStateBytes bounds a save state file, which is read whole: a machine
+// state is its 64 KB of RAM and a few kilobytes of chips and devices.
+const MaxStateBytes = 16 << 20
+
 // ReadState reads a state file written by SaveState. name labels errors.
+// The file is read whole (at most MaxStateBytes) and the length of every
+// gob message in it checked against what is there, so a damaged length
+// cannot make the decoder allocate up to a gigabyte for it.
 func ReadState(r io.Reader, name string) (*MachineState, error) {
-	br := bufio.NewReader(r)
-	magic := make([]byte, len(stateMagic))
-	if _, err := io.ReadFull(br, magic); err != nil || string(magic) != stateMagic {
+	data, err := io.ReadAll(io.LimitReader(r, MaxStateBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if !bytes.HasPrefix(data, []byte(stateMagic)) {
 		return nil, fmt.Errorf("%s: not an lbplus save state", name)
 	}
+	if len(data) > MaxStateBytes {
+		return nil, fmt.Errorf("%s: more than %d bytes: not an lbplus save state", name, MaxStateBytes)
+	}
+	body := data[len(stateMagic):]
+	if err := gobLengthsFit(body); err != nil {
+		return nil, fmt.Errorf("%s: damaged save state: %v", name, err)
+	}
 	var st MachineState
-	if err := gob.NewDecoder(br).Decode(&st); err != nil {
+	if err := gob.NewDecoder(bytes.NewReader(body)).Decode(&st); err != nil {
 		return nil, fmt.Errorf("%s: damaged save state: %v", name, err)
 	}
 	if st.Version != StateVersion {
 		return nil, fmt.Errorf("%s: save state version %d, this lbplus reads version %d", name, st.Version, StateVersion)
 	}
 	return &st, nil
+}
+
+// gobLengthsFit walks a gob stream's messages (each an unsigned length,
+// then that many bytes) and refuses one longer than the bytes left. A gob
+// unsigned integer is one byte below 128, else the negated count (1-8) of
+// the big-endian bytes that follow.
+func gobLengthsFit(b []byte) error {
+	for len(b) > 0 {
+		var n uint64
+		c := b[0]
+		b = b[1:]
+		if c < 0x80 {
+			n = uint64(c)
+		} else {
+			k := int(-int8(c))
+			if k < 1 || k > 8 || k > len(b) {
+				return errors.New("bad message length")
+			}
+			for _, x := range b[:k] {
+				n = n<<8 | uint64(x)
+			}
+			b = b[k:]
+		}
+		if n > uint64(len(b)) {
+			return fmt.Errorf("a message of %d bytes where %d are left", n, len(b))
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 // LoadState reads a state from r (see ReadState) and puts the machine in

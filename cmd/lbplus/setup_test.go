@@ -90,3 +90,28 @@ func TestMakeChecksGoVersion(t *testing.T) {
 		assert.Contains(t, string(out), c.want)
 	}
 }
+
+// TestMakeFuzzRunsEveryTarget: make fuzz names every fuzz target of the
+// repository with its package.
+func TestMakeFuzzRunsEveryTarget(t *testing.T) {
+	mk, err := os.ReadFile("../../Makefile")
+	require.NoError(t, err)
+	re := regexp.MustCompile(`(?m)^func (Fuzz\w+)\(`)
+	n := 0
+	require.NoError(t, filepath.WalkDir("../..", func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, "_test.go") {
+			return err
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		for _, m := range re.FindAllSubmatch(src, -1) {
+			pkg := "./" + filepath.ToSlash(filepath.Dir(strings.TrimPrefix(p, "../../")))
+			assert.Contains(t, string(mk), "$(GO) test "+pkg+" -run XXX -fuzz "+string(m[1])+" ", "make fuzz runs %s %s", pkg, m[1])
+			n++
+		}
+		return nil
+	}))
+	assert.GreaterOrEqual(t, n, 10)
+}
