@@ -110,10 +110,11 @@ st3:    srl h
         ld (tblk),hl
 
         IF RESTORE
-        ld c,13                 ; the BDOS forgets the drive; the BIOS's
-        call PZ_BDOS            ; host buffer goes back to the disk below
-        call flushbios
+        ld c,13                 ; the BDOS forgets the drive
+        call PZ_BDOS
         ENDIF
+        call flushbios          ; a changed host sector goes to its disk:
+                                ; BACKUP reads the disk, RESTORE replaces it
 
         ld de,m_start
         call print
