@@ -1,6 +1,7 @@
 package cpmtape_test
 
 import (
+	"bytes"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -172,7 +173,7 @@ func TestBackupRestoreOnTheBoard(t *testing.T) {
 	assert.NotContains(t, tr.String(), "SCSI error")
 	require.NoError(t, b.Close())
 
-	assert.True(t, bytesEqual(before, partition(t, hd)), "the partition after RESTORE, byte for byte as before BACKUP")
+	assert.True(t, bytes.Equal(before, partition(t, hd)), "the partition after RESTORE, byte for byte as before BACKUP")
 	tp, err := mcd403.Open(tape, true)
 	require.NoError(t, err)
 	defer tp.Close()
@@ -181,7 +182,7 @@ func TestBackupRestoreOnTheBoard(t *testing.T) {
 		blank, err := tp.ReadBlock(i, blk)
 		require.NoError(t, err)
 		require.False(t, blank, "tape block %d", i)
-		require.True(t, bytesEqual(before[i*len(blk):(i+1)*len(blk)], blk), "tape block %d holds the partition's bytes %d-", i, i*len(blk))
+		require.True(t, bytes.Equal(before[i*len(blk):(i+1)*len(blk)], blk), "tape block %d holds the partition's bytes %d-", i, i*len(blk))
 	}
 	blank, err := tp.ReadBlock(len(before)/len(blk), blk)
 	require.NoError(t, err)
@@ -197,8 +198,6 @@ func TestBackupRestoreOnTheBoard(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, big, got, "the restored file, byte for byte")
 }
-
-func bytesEqual(a, b []byte) bool { return string(a) == string(b) }
 
 // What the user sees without a drive letter, with a floppy drive's
 // letter, with no tape drive on the bus, and when RESTORE finds a blank
@@ -225,7 +224,7 @@ func TestBackupRefusals(t *testing.T) {
 		assert.Equal(t, fmt.Sprintf("%s\r\n%s\r\nA>", c.line, c.want), tr.String()[at:], c.line)
 	}
 	require.NoError(t, b.Close())
-	assert.True(t, bytesEqual(before, partition(t, hd)), "the partition is untouched")
+	assert.True(t, bytes.Equal(before, partition(t, hd)), "the partition is untouched")
 
 	// A blank tape: RESTORE reads the tape before it writes the disk, so
 	// the tape's BLANK CHECK stops it with the disk as it was.
@@ -237,5 +236,5 @@ func TestBackupRefusals(t *testing.T) {
 	require.NoError(t, ty.WaitFor("A>"))
 	assert.Equal(t, "RESTORE B:\r\nRESTORE B: from the tape at SCSI ID 1\r\n\r\nSCSI error at ID 1, status/code 02h, tape block 0\r\n\r\nA>", tr.String()[at:])
 	require.NoError(t, b.Close())
-	assert.True(t, bytesEqual(before, partition(t, hd)), "the partition is untouched")
+	assert.True(t, bytes.Equal(before, partition(t, hd)), "the partition is untouched")
 }
