@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -654,11 +655,13 @@ func (x *Text) Run(r io.Reader, prompt string, stopOnError bool) error {
 // saveState writes the machine's state to path, durably: a temporary file
 // synced and renamed over path, so a failed save never leaves half a file.
 func saveState(d *Debugger, path string) error {
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
+	// A unique temporary beside path: a fixed PATH.tmp could be a file of
+	// the user's.
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
-		return err
+		return fmt.Errorf("save %s: %w", path, err)
 	}
+	tmp := f.Name()
 	err = d.SaveState(f)
 	if err == nil {
 		err = f.Sync()

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -492,11 +493,13 @@ func runSave(b *emu.Board, args []string) (msg string, done bool) {
 // saveStateFile writes the state durably: to a temporary file, synced,
 // then renamed over path, so a crash never leaves half a state.
 func saveStateFile(b *emu.Board, path string) error {
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
+	// A unique temporary beside path: a fixed PATH.tmp could be a file of
+	// the user's.
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return err
 	}
+	tmp := f.Name()
 	if err := b.SaveState(f); err != nil {
 		f.Close()
 		os.Remove(tmp)

@@ -304,11 +304,20 @@ func (im *Image) rewrite(nd *Disk) error {
 	}
 	offs := map[int]int64{}
 	data := EncodeIMD(nd, header, false, offs)
-	tmp := im.path + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
+	// A unique temporary beside the image: a fixed FILE.tmp could be a
+	// file of the user's.
+	f, err := os.CreateTemp(filepath.Dir(im.path), "."+filepath.Base(im.path)+".*.tmp")
+	if err == nil {
+		err = f.Chmod(0o644)
+	}
 	if err != nil {
+		if f != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
 		return fmt.Errorf("%s: %w", im.path, err)
 	}
+	tmp := f.Name()
 	if err := image.Lock(f, true); err != nil {
 		f.Close()
 		os.Remove(tmp)
