@@ -781,9 +781,9 @@ hdx1:   ld a,(cdb)
         or 1                    ; bit 0: DATA OUT
 hdx2:   ld (rqmode),a
         ld ix,rq
-        and 2                   ; an interrupt inside an INIR/OTIR burst
-        jr z,hdx4               ; would let the target overrun it
-        di
+        and 2                   ; bursts run with interrupts off, so
+        jr z,hdx4               ; nothing stretches them [A] (a slower
+        di                      ; host overruns no target, docs/HARDWARE.md 1.5)
 hdx4:   call sl_exec
         ei
         jr c,hdx3               ; the bus failed (it was reset): try again
