@@ -45,16 +45,7 @@ func steady(t *testing.T, d string, dp acb4000.Params, readSecs int) (bus, ctc s
 // story, at two spindle phases (the steady state does not depend on where
 // the platter was at the start), with the CTC and the bus agreeing.
 func TestSteadyTable(t *testing.T) {
-	type row struct {
-		il       int
-		transfer string
-		secs     int
-	}
-	var rows []row
-	for il := 2; il <= 9; il++ {
-		rows = append(rows, row{il, "4Kx2", 8})
-	}
-	rows = append(rows, row{3, "8Kx1", 16})
+	rows := tableRows()
 	dp := acb4000.DefaultParams()
 	var b strings.Builder
 	got := map[string]float64{}

@@ -229,24 +229,32 @@ func StoryChecks(passes int) []StoryCheck {
 var tableDisk = acb4000.Geometry{Name: "st125-head", Cylinders: 2, Heads: 4, Sectors: 17, SectorSize: 512}
 
 // DiskTableTolerance: every row of the interleave table within 10 % of the
-// story (issue 6).
+// story.
 const DiskTableTolerance = 0.10
+
+// tableRow is one row of the story's interleave table: the disk formatted
+// at il, 8 KB moved as transfer ("4Kx2", "8Kx1") in READs of secs blocks.
+type tableRow struct {
+	il       int
+	transfer string
+	secs     int
+}
+
+// tableRows are the rows bench interleave measures in the steady state:
+// 4K x2 at 2:1..9:1, 8K x1 at 3:1.
+func tableRows() []tableRow {
+	var rows []tableRow
+	for il := 2; il <= 9; il++ {
+		rows = append(rows, tableRow{il, "4Kx2", 8})
+	}
+	return append(rows, tableRow{3, "8Kx1", 16})
+}
 
 // checkDiskTable runs the story's interleave table in the steady state
 // (4K x2 at 2:1..9:1, 8K x1 at 3:1; bench interleave's method) and says
 // which row leaves its tolerance.
 func checkDiskTable(m Models, dir string) (string, error) {
-	type row struct {
-		il       int
-		transfer string
-		secs     int
-	}
-	var rows []row
-	for il := 2; il <= 9; il++ {
-		rows = append(rows, row{il, "4Kx2", 8})
-	}
-	rows = append(rows, row{3, "8Kx1", 16})
-	for _, r := range rows {
+	for _, r := range tableRows() {
 		path := filepath.Join(dir, fmt.Sprintf("hd%d.img", r.il))
 		if _, err := os.Stat(path); err != nil {
 			if err := acb4000.Create(path, tableDisk, true, r.il); err != nil {
