@@ -38,8 +38,9 @@ type Params struct {
 
 	// --- Head positioning (ST-125) ---
 
-	// TrackToTrack: a one-cylinder seek including settle, 8 ms [A,
-	// docs/HARDWARE.md 6].
+	// TrackToTrack: a one-cylinder seek including settle, 8 ms [FIT:
+	// assumed from drives of the class (docs/HARDWARE.md 6); BACKUP's runs
+	// cross cylinders, so the rows bound it; window in docs/PARAMETERS.md].
 	TrackToTrack sched.Time
 	// AverageSeek: a seek over a third of the cylinders, 40 ms [F STUBBLEBINE
 	// "20 MB 40 ms"; taking the quoted access time as the 1/3-stroke seek
@@ -66,17 +67,19 @@ type Params struct {
 	// lose a revolution at 7:1 and keep it at 8:1 (story 140 > 120 ms);
 	// with the other two at their values that holds for CommandOverhead in
 	// 1.16-2.14 ms (measured on the board by TestTurnaroundWindow in
-	// roms/diskbench), and 1.65 ms is the centre of that window. It is
+	// roms/diskbench), and 1.65 ms is the centre of that window. With every
+	// story check (lbplus bench params) the window is 1.55-2.12 ms: below,
+	// BACKUP's burst 4K x2 host streams at tape 3:1 (docs/PARAMETERS.md). It is
 	// also about 4000 cycles of an 8085 at 2.5 MHz: a few hundred
 	// instructions of CDB checks, LBA to cylinder/head/sector arithmetic
 	// and formatter set-up.
 	CommandOverhead sched.Time
 	// StatusOverhead: last data byte taken (or written) -> the engine
 	// starts STATUS. Firmware wrap-up (release the buffer, build status)
-	// [A] 0.5 ms, a few hundred 8085 instructions. No story row tells it
+	// 0.5 ms, a few hundred 8085 instructions [FIT]. No story row tells it
 	// apart from CommandOverhead (only their sum with ArmLatency counts
-	// at a READ boundary), so it is not fitted: CommandOverhead carries
-	// the turnaround.
+	// at a READ boundary); CommandOverhead carries the turnaround, and with
+	// it at its value this one has its own window (docs/PARAMETERS.md).
 	StatusOverhead sched.Time
 	// ArmLatency: a buffer half (read) or a full half (write) becomes
 	// available while the formatter is idle -> the formatter is armed and
@@ -93,11 +96,13 @@ type Params struct {
 	// one, when the firmware set it up during the finished sector. Must fit
 	// the gap between the data ECC and the next ID (about 35 us) or 1:1
 	// interleave could never work with a fast host, which the manual says
-	// it does [A, ACB-OEM "no interleave needed"]. 20 us.
+	// it does [A, ACB-OEM "no interleave needed"]. 20 us [FIT: the story's
+	// interleave table bounds it above only, far away; window in docs/PARAMETERS.md].
 	ChainLatency sched.Time
 	// ECCCheck: last ECC byte read -> sector released to the SCSI side
 	// (store and forward: a sector goes to the host only complete and
-	// checked) [A] 30 us.
+	// checked) 30 us [FIT: assumed; the interleave table bounds it above
+	// only, far away; window in docs/PARAMETERS.md].
 	ECCCheck sched.Time
 	// NoIDRevolutions: revolutions the formatter searches for an ID before
 	// giving up with "no ID address mark" (unformatted medium) [A] 2.

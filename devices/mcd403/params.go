@@ -53,10 +53,13 @@ type Params struct {
 	// 197.9 ms * k). Window in docs/PARAMETERS.md.
 	FrameGap sched.Time
 	// DataTime: slot start -> last data and check byte written or read,
-	// 90% of the slot; the rest is postamble and gap [A] 178 ms.
+	// 90% of the slot; the rest is postamble and gap, 178 ms [FIT: assumed
+	// at 90%, but it sits in the write deadline, so a story check bounds
+	// it; window in docs/PARAMETERS.md].
 	DataTime sched.Time
 	// VerifyLag: last byte written -> its read-after-write check done
-	// (the read gap trails the write gap) [A] 2 ms.
+	// (the read gap trails the write gap), 2 ms [FIT: assumed, but in the
+	// write deadline; window in docs/PARAMETERS.md].
 	VerifyLag sched.Time
 	// HeadStep: the head positioner crossing one track while the tape is
 	// stopped or searching [A] 15 ms (stepper head positioners of
@@ -67,15 +70,20 @@ type Params struct {
 	// crosses it without stopping.
 	Turnaround sched.Time
 	// RampTime: standstill <-> write speed with constant acceleration, so
-	// the ramp covers RampTime/2 of tape time [A] 400 ms (a minicartridge's
+	// the ramp covers RampTime/2 of tape time, 400 ms (a minicartridge's
 	// belt-driven reels; with the back-up and Resync a stop costs about 3 s).
+	// [FIT]: no source gives it, and with Resync it sets what a stop costs,
+	// which the BIOS row (under 3000 B/s) and the burst 4K x2 host at tape
+	// 3:1 depend on; window in docs/PARAMETERS.md (lbplus bench params).
 	RampTime sched.Time
 	// SearchFactor: moves from a standstill (positioning, back-up) run at
 	// this multiple of write speed, with the same acceleration [A] 2.
 	SearchFactor int
 	// Resync: after a start from standstill the drive has lost block sync:
 	// it must run at speed over the slots before the target, reading their
-	// headers, before it may write or read it. 3 slots, 624 ms [A]. This is
+	// headers, before it may write or read it. 624 ms (about three slots)
+	// [A mechanism, FIT length: with RampTime the cost of a stop; window in
+	// docs/PARAMETERS.md]. This is
 	// what makes a stop and restart cost about a second more than
 	// streaming, so a host that misses its slots at k:1 is slower than one
 	// streaming at (k+1):1, as the story's choices imply (docs/TAPE.md).
@@ -87,13 +95,14 @@ type Params struct {
 	// --- Controller firmware ---
 
 	// CommandOverhead: CDB received -> the command starts (decode, checks)
-	// [A] 1 ms.
+	// 1 ms [FIT: assumed, but in the host's time per block; window in docs/PARAMETERS.md].
 	CommandOverhead sched.Time
-	// StatusOverhead: the drive is done -> the engine starts STATUS [A]
-	// 0.5 ms.
+	// StatusOverhead: the drive is done -> the engine starts STATUS
+	// 0.5 ms [FIT: assumed, but in the write deadline; window in docs/PARAMETERS.md].
 	StatusOverhead sched.Time
 	// ArmLead: the formatter must be armed this long before a slot starts
-	// to read or write it [A] 2 ms.
+	// to read or write it, 2 ms [FIT: assumed; a story check bounds it
+	// above only; window in docs/PARAMETERS.md].
 	ArmLead sched.Time
 	// BlockPrepare: a write block is complete in the buffer -> ready for
 	// the formatter. The firmware computes the block's check bytes over the
@@ -126,17 +135,26 @@ type Params struct {
 	ReqAfterAck sched.Time
 	// FIFOSize: the DATA OUT FIFO between the SCSI handshake logic and the
 	// firmware, a ring of 128 bytes that holds 127 (one slot always empty
-	// tells full from empty) [A].
+	// tells full from empty) [A mechanism, FIT size]: with the 5380's
+	// output latch it must hold a whole number of 16-byte bursts for the
+	// story's 16-byte bursts to work while 256-byte ones hang (docs/TAPE.md
+	// 1): 127 and 129 both fail, a knife edge (docs/PARAMETERS.md).
 	FIFOSize int
 	// DrainChunk: the firmware moves DATA OUT bytes from the FIFO to the
 	// block buffer in chunks of 64 once that many are waiting, and frees
 	// the chunk's room only when the whole chunk is copied (one pointer
-	// update) [A].
+	// update) [A mechanism, FIT size: which burst sizes hang; window in
+	// docs/PARAMETERS.md].
 	DrainChunk int
 	// DrainByteTime: firmware copy loop per byte, FIFO -> buffer (an 8031
-	// at 12 MHz: 8 machine cycles) [A] 8 us.
+	// at 12 MHz: 8 machine cycles) 8 us [FIT]: slower than OTIR (5.25 us a
+	// byte), so the FIFO fills and 256-byte bursts hang; it also sets the
+	// drive's acceptance rate in the write budget; window in
+	// docs/PARAMETERS.md.
 	DrainByteTime sched.Time
-	// DrainChunkOverhead: per chunk (poll, pointer update) [A] 20 us.
+	// DrainChunkOverhead: per chunk (poll, pointer update) 20 us [FIT:
+	// assumed, but with DrainByteTime the drive's acceptance rate, which the
+	// write deadline holds; window in docs/PARAMETERS.md].
 	DrainChunkOverhead sched.Time
 	// Buffers: block buffers of the controller [A] 2. A WRITE of one
 	// block uses one: GOOD comes only after the block is on tape and
