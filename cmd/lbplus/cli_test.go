@@ -235,6 +235,8 @@ func TestCLIBadInput(t *testing.T) {
 		{[]string{"run", "--scsi", "0=acb9000:d.img"}, "acb9000"},
 		{[]string{"run", "--hd0", "nothere.img"}, "nothere.img: no such image file"},
 		{[]string{"run", "--tape", "d.img"}, "not a mcd403-tape image"},
+		{[]string{"run", "--hd0", "d.img,rw"}, `d.img,rw: no such image file; d.img is one, but "rw" is not an option of it`},
+		{[]string{"run", "--tape", "t.tape,rw"}, `"rw" is not an option of it (ro)`},
 		{[]string{"disk", "create", "--geometry", "st999", "n.img"}, `unknown geometry "st999"`},
 		{[]string{"disk", "create", "--interleave", "17", "n.img"}, "interleave 17 out of range 1-16"},
 		{[]string{"tape", "create", "--interleave", "99", "n.tape"}, "interleave 99 out of range 1-16"},

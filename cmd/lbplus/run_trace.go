@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/lbplus/lbplus/devices/floppy"
 	"github.com/lbplus/lbplus/emu"
@@ -82,6 +83,9 @@ func checkRunFiles(cfg emu.Config) error {
 	var images []use
 	for _, s := range cfg.SCSI {
 		for lun, p := range s.Images {
+			if err := misspeltOption(p, s.Type); err != nil {
+				return err
+			}
 			images = append(images, use{p, fmt.Sprintf("SCSI ID %d LUN %d", s.ID, lun)})
 		}
 	}
@@ -114,6 +118,21 @@ func checkRunFiles(cfg emu.Config) error {
 	}
 	return checkOutputs(inputs, outputFile{"--vcd", traceFlags.vcd}, outputFile{"--trace", traceFlags.text},
 		outputFile{"--save-state", runFlags.saveState})
+}
+
+// misspeltOption explains an image path that does not exist but is an
+// existing file with a comma and something that is not an option after
+// it (FILE,rw): "no such image file" alone would hide the typo.
+func misspeltOption(p, typ string) error {
+	i := strings.IndexByte(p, ',')
+	if i < 0 || isFile(p) || !isFile(p[:i]) {
+		return nil
+	}
+	opts := "ro"
+	if typ == "acb4000" {
+		opts = "ro, geometry=NAME, interleave=N"
+	}
+	return fmt.Errorf("%s: no such image file; %s is one, but %q is not an option of it (%s)", p, p[:i], p[i+1:], opts)
 }
 
 // runInputs are the machine's images, ROM and machine file
