@@ -51,6 +51,18 @@ func (a Board) WatchMemory(fn func(t uint64, addr uint16, v uint8, write bool)) 
 	})
 }
 
+// WatchCycles adds a memory observer of every cycle, opcode fetches
+// included, until remove is called.
+func (a Board) WatchCycles(fn func(t uint64, addr uint16, v uint8, kind emu.MemAccess)) (remove func()) {
+	return a.B.ObserveMemory(fn)
+}
+
+// WatchEvents adds a scheduler observer (told before each event runs)
+// until remove is called.
+func (a Board) WatchEvents(fn func(now sched.Time)) (remove func()) {
+	return a.B.Sched().Observe(func(now sched.Time, _ *sched.Event) { fn(now) })
+}
+
 // Poke writes p to RAM at addr (beneath the ROM overlay, as a Z80 write
 // would).
 func (a Board) Poke(addr uint16, p []byte) { a.B.LoadRAM(addr, p) }
@@ -152,4 +164,14 @@ func Attach(d *Debugger, b *emu.Board, chip *ncr5380.Chip, bus *scsi.Bus) {
 		}
 	}
 	b.ObserveIO(d.IO)
+	if chip != nil {
+		d.Chip = peekChip{chip}
+	}
+	d.Panels = DevicePanels(b)
 }
+
+// peekChip reads the 5380's registers with Peek: free of side effects,
+// and allowed inside an observer.
+type peekChip struct{ c *ncr5380.Chip }
+
+func (p peekChip) Read(reg int) uint8 { return p.c.Peek(reg) }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/lbplus/lbplus/asm"
+	"github.com/lbplus/lbplus/emu"
 	"github.com/lbplus/lbplus/sched"
 	"github.com/lbplus/lbplus/scsi"
 	"github.com/lbplus/lbplus/z80host"
@@ -120,6 +121,13 @@ type Debugger struct {
 	dsymsN int
 
 	memRemove func() // the memory observer, while a watchpoint needs it
+	// Chip and Panels are what the T-state cursor records of the chips
+	// at each change inside its instruction (Attach sets them).
+	Chip    RegisterReader
+	Panels  []Panel
+	cur     *TCursor // the T-state cursor, nil at a boundary
+	capture *capture // the cursor's record, while its instruction runs
+
 	// lost counts the 5380's lost bytes (stale DACK reads and overwritten
 	// output latches); nil without a 5380.
 	lost func() uint64
@@ -389,6 +397,18 @@ func (d *Debugger) kind(target int) Kind { return d.Kinds[target] }
 // IO is the machine's I/O observer: every IN and OUT after the device
 // handled it (t is the T-state the I/O cycle starts).
 func (d *Debugger) IO(t uint64, port uint16, v uint8, out bool) {
+	if c := d.capture; c != nil {
+		kind := "IOR"
+		if out {
+			kind = "IOW"
+		}
+		c.acc = append(c.acc, tAccess{t, kind, port, v})
+		// After the access: the state from the device's access on.
+		at := sched.Time(t+emu.IOAccessOffset) * sched.TState
+		if d.Rec.tap != nil {
+			d.Rec.tap(at)
+		}
+	}
 	for _, bp := range d.bps {
 		if bp.Kind != BreakIO || !bp.Enabled || uint8(port) != bp.Port || out != bp.Out {
 			continue
@@ -419,6 +439,7 @@ func (d *Debugger) Continue(budget sched.Time) (*Stop, error) {
 }
 
 func (d *Debugger) run(budget sched.Time) (*Stop, error) {
+	d.leaveCursor()
 	d.stop = nil
 	r := d.m.Regs()
 	d.resuming, d.resumePC, d.resumeT = true, r.PC, uint64(d.m.Now()/sched.TState)
@@ -457,8 +478,15 @@ func (d *Debugger) runMode(m stepMode) (*Stop, error) {
 	return s, err
 }
 
-// StepInstruction runs one instruction.
+// StepInstruction runs one instruction. With the T-state cursor inside
+// an instruction it finishes that one: the machine already stands at its
+// end.
 func (d *Debugger) StepInstruction() (*Stop, error) {
+	if d.cur != nil {
+		d.leaveCursor()
+		pc := d.PC()
+		return &Stop{Why: "step", T: d.m.Now(), PC: pc, Text: "at " + d.Syms.Label(pc)}, nil
+	}
 	r := d.m.Regs()
 	d.record(r.PC, uint64(d.m.Now()/sched.TState))
 	if _, err := d.m.Step(); err != nil {
@@ -526,6 +554,7 @@ func (d *Debugger) Poke(addr uint16, p []byte) error {
 	if !ok {
 		return errors.New("this machine's memory cannot be edited")
 	}
+	d.leaveCursor()
 	e.Poke(addr, p)
 	return nil
 }
@@ -587,6 +616,7 @@ func (d *Debugger) SetReg(name string, v uint16) error {
 	default:
 		return fmt.Errorf("set: unknown register %q", name)
 	}
+	d.leaveCursor()
 	e.SetRegs(r)
 	d.curPC = r.PC
 	return nil
@@ -618,6 +648,7 @@ func (d *Debugger) LoadState(r io.Reader, name string) error {
 	if err := s.LoadState(r, name); err != nil {
 		return err
 	}
+	d.leaveCursor()
 	d.Rec.Reset()
 	d.histN = 0
 	d.curPC = d.PC()

@@ -100,6 +100,9 @@ type Recorder struct {
 	data  uint8
 
 	dec decoder
+	// tap, if set, is told of every recorded change after it (the T-state
+	// cursor's record).
+	tap func(now sched.Time)
 }
 
 // NewRecorder returns a recorder that keeps the last capacity edges
@@ -151,6 +154,9 @@ func (r *Recorder) push(now sched.Time, sig Signal, data uint8) {
 		r.n++
 	}
 	r.total++
+	if r.tap != nil {
+		r.tap(now)
+	}
 }
 
 // SCSI is the bus observer: pass it to scsi.Bus.Observe.

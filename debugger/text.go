@@ -46,6 +46,11 @@ const Help = `run control:
   s | step [N]                one instruction (N times)
   cycles                      one instruction, shown machine cycle by machine cycle
                               (T-states from optable) with the bus edges in each
+  ts | tstep [N]              move the T-state cursor N T-states (default 1) through the
+                              instruction about to execute: machine cycle, T-state, address,
+                              data, control pins, the accesses and bus edges in it; the
+                              registers are as at the instruction's start; past its last
+                              T-state the machine stands at the next instruction
   n | next                    step over a CALL, RST, DJNZ or repeating block instruction
   finish                      run until the current routine returns
   edge | byte | phase | command | busfree
@@ -133,6 +138,16 @@ func (x *Text) Exec(line string) error {
 		x.showNext()
 	case "cycles":
 		return x.cycles()
+	case "ts", "tstep":
+		n := 1
+		if len(args) > 0 {
+			v, err := strconv.Atoi(args[0])
+			if err != nil || v < 1 {
+				return fmt.Errorf("tstep %s: want a count", args[0])
+			}
+			n = v
+		}
+		return x.tstep(n)
 	case "n", "next", "over":
 		return x.step(d.StepOver)
 	case "finish", "out":
@@ -189,6 +204,11 @@ func (x *Text) Exec(line string) error {
 		}
 		return d.Enable(id, cmd == "enable")
 	case "regs", "r":
+		if c := d.Cursor(); c != nil {
+			fmt.Fprintln(x.Out, RegsText(c.Regs))
+			fmt.Fprintln(x.Out, "(as at the start of the instruction under the T-state cursor: the CPU model has none inside it)")
+			break
+		}
 		fmt.Fprintln(x.Out, RegsText(d.m.Regs()))
 	case "dis", "d", "u":
 		addr, n := d.PC(), 10
@@ -316,9 +336,17 @@ func (x *Text) Exec(line string) error {
 		if len(x.Panels) == 0 {
 			return errors.New("no device panels on this machine")
 		}
-		for _, p := range x.Panels {
+		c := d.Cursor()
+		if c != nil && len(c.Panels()) == len(x.Panels) {
+			fmt.Fprintf(x.Out, "(at the T-state cursor, %s)\n", FormatTime(c.Time()))
+		}
+		for i, p := range x.Panels {
 			fmt.Fprintln(x.Out, p.Title())
-			for _, l := range p.Lines() {
+			lines := p.Lines()
+			if c != nil && len(c.Panels()) == len(x.Panels) {
+				lines = c.Panels()[i]
+			}
+			for _, l := range lines {
 				fmt.Fprintln(x.Out, "  "+l)
 			}
 		}
@@ -326,10 +354,20 @@ func (x *Text) Exec(line string) error {
 		if x.Chip == nil {
 			return errors.New("no 5380 on this machine")
 		}
-		for _, r := range Chip5380(x.Chip) {
+		regs := Chip5380(x.Chip)
+		if c := d.Cursor(); c != nil && c.Chip() != nil {
+			regs = c.Chip()
+			fmt.Fprintf(x.Out, "(at the T-state cursor, %s)\n", FormatTime(c.Time()))
+		}
+		for _, r := range regs {
 			fmt.Fprintln(x.Out, r)
 		}
 	case "bus":
+		if c := d.Cursor(); c != nil {
+			sig, data := c.Signals()
+			fmt.Fprintf(x.Out, "%s  db=%02X  (at the T-state cursor, %s)\n", sig, data, FormatTime(c.Time()))
+			break
+		}
 		sig, data := d.Rec.Signals()
 		ph := "BUS FREE"
 		if c := d.Rec.Current(); c != nil {
@@ -473,6 +511,39 @@ func (x *Text) cycles() error {
 	return nil
 }
 
+// tstep moves the T-state cursor and lists each T-state it passed, with a
+// heading for each instruction it entered.
+func (x *Text) tstep(n int) error {
+	d := x.D
+	passed, st, err := d.TStep(n)
+	if err != nil {
+		return err
+	}
+	var last *TCursor
+	for _, p := range passed {
+		if p.C != last {
+			last = p.C
+			what := p.C.Text
+			if p.C.Interrupt {
+				what = "interrupt acknowledge"
+			}
+			fmt.Fprintf(x.Out, "%s  %s: %d T-states (%s .. %s); registers as at its start\n", d.Syms.Label(p.C.PC), what,
+				len(p.C.States), FormatTime(p.C.T0), FormatTime(p.C.T1))
+		}
+		fmt.Fprintf(x.Out, "  %s\n", p.C.Line(p.K))
+	}
+	if st != nil {
+		x.report(st)
+		x.showNext()
+		return nil
+	}
+	if c := d.Cursor(); c != nil {
+		sig, data := c.Signals()
+		fmt.Fprintf(x.Out, "  cursor: %s; bus %s db=%02X\n", c.Header(d.Syms), sig, data)
+	}
+	return nil
+}
+
 func (x *Text) step(f func() (*Stop, error)) error {
 	st, err := f()
 	if err != nil {
@@ -503,7 +574,7 @@ func (x *Text) dump(addr uint16, n int) {
 	for i := 0; i < n; i += 16 {
 		var hex, asc strings.Builder
 		for j := 0; j < 16 && i+j < n; j++ {
-			v := x.D.m.Peek(addr + uint16(i+j))
+			v := x.D.PeekView(addr + uint16(i+j))
 			fmt.Fprintf(&hex, "%02X ", v)
 			if v >= 0x20 && v < 0x7F {
 				asc.WriteByte(v)

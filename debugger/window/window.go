@@ -8,7 +8,8 @@
 // The window adapts the debugger core (package debugger), it never owns
 // the machine's state: every panel is drawn from the core's side-effect
 // free views each frame, and every key is a core call. Keys: F5 run /
-// pause, F10 step over, F11 step into, Shift+F11 step out, F9 breakpoint
+// pause, F10 step over, F11 step into, Shift+F11 step out, Ctrl+F11 one
+// T-state (the T-state cursor), F9 breakpoint
 // at the selected line, F6 step to the next phase, F7 to the next
 // command, F8 to the next bus byte, Shift+F7 to the next WD1772 command,
 // Shift+F8 to the next floppy index pulse, F2 speed (real time / maximum), F3
@@ -270,6 +271,27 @@ func (w *Window) step(f func() (*debugger.Stop, error)) {
 	w.TL.Update(w.d.Machine().Now())
 }
 
+// TStep moves the T-state cursor one T-state (Ctrl+F11): the panels show
+// the machine at that T-state (registers as at the instruction's start).
+func (w *Window) TStep() {
+	_, st, err := w.d.TStep(1)
+	if err != nil {
+		w.Status = "error: " + err.Error()
+		return
+	}
+	if st != nil {
+		w.stopped(st)
+		return
+	}
+	w.speed = Paused
+	w.selectedSet = false
+	c := w.d.Cursor()
+	w.Status = c.Header(w.d.Syms)
+	if t := c.Time(); t < w.TL.From || t >= w.TL.To() {
+		w.TL.Center(t)
+	}
+}
+
 // Key acts on one key press, as the keyboard does (tests call it).
 func (w *Window) Key(k ebiten.Key, shift bool) {
 	d := w.d
@@ -361,6 +383,10 @@ var keys = []ebiten.Key{ebiten.KeyF2, ebiten.KeyF3, ebiten.KeyF4, ebiten.KeyF5, 
 
 func (w *Window) input() {
 	shift := ebiten.IsKeyPressed(ebiten.KeyShift)
+	if ebiten.IsKeyPressed(ebiten.KeyControl) && inpututil.IsKeyJustPressed(ebiten.KeyF11) {
+		w.TStep()
+		return
+	}
 	if w.MemEdit {
 		for _, r := range ebiten.AppendInputChars(nil) {
 			w.MemKey(r)
@@ -607,12 +633,17 @@ func (w *Window) drawTop(c *canvas) {
 	}
 	s := fmt.Sprintf("%-9s  %s  T=%d%s", strings.ToUpper(w.speed.String()), debugger.FormatTime(m.Now()), m.Now()/sched.TState, focus)
 	print(c, 8, 4, s, colText)
-	print(c, 520, 4, "F5 run/pause  F10 over  F11 into  S-F11 out  F9 break  F6 phase  F7 cmd  F8 byte  S-F7 fdc cmd  S-F8 index  F2 speed  F3/F4 save/load  Tab console", colDim)
+	print(c, 520, 4, "F5 run/pause  F10 over  F11 into  S-F11 out  C-F11 T-state  F9 break  F6 phase  F7 cmd  F8 byte  S-F7 fdc cmd  S-F8 index  F2 speed  F3/F4 save/load  Tab console", colDim)
 }
 
 func (w *Window) drawRegs(c *canvas) {
-	panel(c, regsArea, "CPU")
 	r := w.d.Machine().Regs()
+	if cur := w.d.Cursor(); cur != nil {
+		panel(c, regsArea, "CPU (as at the start of the instruction under the T-state cursor)")
+		r = cur.Regs
+	} else {
+		panel(c, regsArea, "CPU")
+	}
 	lines := strings.Split(debugger.RegsText(r), "\n")
 	lines[0], _, _ = strings.Cut(lines[0], "  F=") // the flags are lamps below
 	for i, l := range lines {
@@ -635,7 +666,15 @@ func (w *Window) drawRegs(c *canvas) {
 func (w *Window) drawDis(c *canvas) {
 	panel(c, disArea, "Disassembly")
 	n := (disArea.Dy() - 22) / lineH
-	w.disLines = w.d.DisassembleAround(w.d.PC(), n)
+	pc := w.d.PC()
+	cur := w.d.Cursor()
+	if cur != nil {
+		pc = cur.PC
+	}
+	w.disLines = w.d.DisassembleAround(pc, n)
+	for i := range w.disLines {
+		w.disLines[i].PC = w.disLines[i].Addr == pc
+	}
 	if !w.selectedSet {
 		for i, l := range w.disLines {
 			if l.PC {
@@ -674,9 +713,12 @@ func (w *Window) drawStack(c *canvas) {
 	panel(c, stackArea, "Stack")
 	m := w.d.Machine()
 	sp := m.Regs().SP
+	if cur := w.d.Cursor(); cur != nil {
+		sp = cur.Regs.SP
+	}
 	for i := 0; i < (stackArea.Dy()-22)/lineH; i++ {
 		a := sp + uint16(2*i)
-		v := uint16(m.Peek(a)) | uint16(m.Peek(a+1))<<8
+		v := uint16(w.d.PeekView(a)) | uint16(w.d.PeekView(a+1))<<8
 		print(c, stackArea.Min.X+6, stackArea.Min.Y+18+i*lineH, fmt.Sprintf("%04X  %04X  %s", a, v, w.d.Syms.Label(v)), colText)
 	}
 }
@@ -687,7 +729,11 @@ func (w *Window) drawChip(c *canvas) {
 		print(c, chipArea.Min.X+6, chipArea.Min.Y+20, "no 5380", colDim)
 		return
 	}
-	for i, r := range debugger.Chip5380(w.opt.Chip) {
+	regs := debugger.Chip5380(w.opt.Chip)
+	if cur := w.d.Cursor(); cur != nil && cur.Chip() != nil {
+		regs = cur.Chip()
+	}
+	for i, r := range regs {
 		y := chipArea.Min.Y + 20 + i*20
 		print(c, chipArea.Min.X+6, y, fmt.Sprintf("%-20s %02X", r.Name, r.Value), colText)
 		for b, n := range r.Bits {
@@ -711,6 +757,12 @@ func (w *Window) drawBus(c *canvas) {
 	ph := scsi.BusFree
 	if s := w.d.Rec.Current(); s != nil {
 		ph = s.Phase
+	}
+	if cur := w.d.Cursor(); cur != nil {
+		sig, data = cur.Signals()
+		if s := w.d.Rec.Segments(cur.Time()-1, cur.Time()); len(s) > 0 {
+			ph = s[len(s)-1].Phase
+		}
 	}
 	for i, s := range debugger.Rows[:9] {
 		x := busArea.Min.X + 6 + i*42
@@ -742,12 +794,11 @@ func (w *Window) drawMem(c *canvas) {
 		title = fmt.Sprintf("Memory: editing %04Xh (hex digits, arrows, Esc)", w.MemCursor)
 	}
 	panel(c, memArea, title)
-	m := w.d.Machine()
 	for i := 0; i < memRows; i++ {
 		a := w.MemAddr + uint16(16*i)
 		var hex, asc strings.Builder
 		for j := 0; j < 16; j++ {
-			v := m.Peek(a + uint16(j))
+			v := w.d.PeekView(a + uint16(j))
 			// Bytes in pairs: sixteen a line fit the panel's width.
 			fmt.Fprintf(&hex, "%02X", v)
 			if j%2 == 1 {
@@ -805,16 +856,21 @@ func (w *Window) drawPanels(c *canvas) {
 		print(c, panelsArea.Min.X+6, y, "no device panels", colDim)
 	}
 	room := func() bool { return y+lineH <= panelsArea.Max.Y }
-	for _, p := range w.opt.Panels {
+	cur := w.d.Cursor()
+	for i, p := range w.opt.Panels {
 		if !room() {
 			break
+		}
+		lines := p.Lines()
+		if cur != nil && len(cur.Panels()) == len(w.opt.Panels) {
+			lines = cur.Panels()[i]
 		}
 		print(c, panelsArea.Min.X+6, y, p.Title(), colTitle)
 		y += lineH
 		// A line wider than the panel is cut at its edge (ending in
 		// ">"), not drawn over the next panel.
 		width := int(float64(panelsArea.Max.X-panelsArea.Min.X-22) / charW)
-		for _, l := range p.Lines() {
+		for _, l := range lines {
 			if !room() {
 				break
 			}
@@ -851,6 +907,13 @@ func (w *Window) drawStatus(c *canvas) {
 	for _, l := range wrap(w.Status, int(float64(statusArea.Dx()-12)/charW)) {
 		print(c, statusArea.Min.X+6, y, l, colText)
 		y += lineH
+	}
+	if cur := w.d.Cursor(); cur != nil {
+		// The T-state under the cursor, as the text front-end lists it.
+		for _, l := range strings.Split(cur.Line(cur.K), "\n") {
+			print(c, statusArea.Min.X+6, y, strings.TrimSpace(l), colCurA)
+			y += lineH
+		}
 	}
 	for _, bp := range w.d.Breakpoints() {
 		if y > statusArea.Max.Y-lineH {
@@ -976,6 +1039,14 @@ func (w *Window) drawTimeline(c *canvas) {
 		fx := float32(x0+x) + 0.5
 		c.strokeLine(fx, float32(y0), fx, float32(yc+rowH), 1, cur.col, false)
 		print(c, x0+x+2, y0-16, cur.n, cur.col)
+	}
+	// The T-state cursor's time.
+	if cur := w.d.Cursor(); cur != nil {
+		if x := tl.XAt(cur.Time(), tw); x >= 0 && x < tw {
+			fx := float32(x0+x) + 0.5
+			c.strokeLine(fx, float32(y0), fx, float32(yc+rowH), 1, colBreak, false)
+			print(c, x0+x+2, y0-16, "T", colBreak)
+		}
 	}
 	ym := yc + rowH + 2
 	if tl.A != 0 || tl.B != 0 {

@@ -821,3 +821,51 @@ func TestWindowCursors(t *testing.T) {
 		w.Render()
 	})
 }
+
+// Ctrl+F11 moves the T-state cursor: in the middle of DATA IN the panels
+// show the instruction under it T-state by T-state (the registers as at
+// its start, the bus and the 5380 at the cursor), compared with
+// testdata/tstate.png; past the instruction's last T-state the window
+// stands at the next instruction as after F11.
+func TestWindowTStep(t *testing.T) {
+	w, b := newPIOWindow(t)
+	var got *image.RGBA
+	onGame(func() {
+		midDataIn(t, w)
+		// To the I/O write cycle of the next OUT to a 5380 register.
+		for i := 0; i < 2000; i++ {
+			w.TStep()
+			if c := w.d.Cursor(); c != nil && c.Current().Cycle == "IOW" && c.Current().Name == "T2" &&
+				strings.Contains(c.Current().Access, "5380") {
+				break
+			}
+		}
+		c := w.d.Cursor()
+		require.NotNil(t, c)
+		require.Equal(t, "IOW", c.Current().Cycle)
+		assert.Contains(t, w.Status, "T2 of IOW")
+		assert.Less(t, c.Time(), b.Now()+1, "the machine has run the instruction")
+		img := w.Render()
+		got = image.NewRGBA(img.Bounds())
+		img.ReadPixels(got.Pix)
+		for w.d.Cursor() != nil {
+			w.TStep()
+		}
+		assert.Equal(t, c.T1, b.Now())
+		assert.Contains(t, w.Status, "at ")
+	})
+	path := filepath.Join("testdata", "tstate.png")
+	if *update {
+		require.NoError(t, writePNG(path, got))
+		return
+	}
+	want, err := readPNG(path)
+	require.NoError(t, err, "run with -update to create %s", path)
+	for _, name := range []string{"regs", "disasm", "ncr5380", "bus", "breakpoints", "timeline"} {
+		r := Areas()[name]
+		n, bad := diff(want, got, r)
+		if bad > n/200 {
+			t.Errorf("panel %s: %d of %d pixels differ; %s", name, bad, n, saveDiff(t, want, got))
+		}
+	}
+}
