@@ -202,6 +202,8 @@ func TestCLIBadInput(t *testing.T) {
 		{[]string{"debug", "--text", "--sym", "/dev/zero"}, "--sym /dev/zero: a device, not a regular file"},
 		{[]string{"debug", "--text", "--sym", "big.bin"}, "--sym big.bin: 3221225472 bytes"},
 		{[]string{"debug", "--text", "--script", "/dev/zero"}, "a device, not a regular file"},
+		{[]string{"debug", "--text", "--script", "big.bin"}, "--script big.bin: 3221225472 bytes, more than 16777216: not a debugger script"},
+		{[]string{"bench", "backup", "--debug-script", "big.bin"}, "not a debugger script"},
 		{[]string{"bench", "backup", "--debug-script", "pipe"}, "--debug-script pipe: a named pipe, not a regular file"},
 		{[]string{"bench", "backup", "--debug-script", "nothere"}, "--debug-script nothere: no such file or directory"},
 		{[]string{"asm", "incdir.asm"}, "INCBIN file 'sub' is a folder, not a file"},

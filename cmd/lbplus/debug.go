@@ -143,8 +143,24 @@ func checkBenchDebugScript() error {
 	if debugFlags.bench == "" {
 		return nil
 	}
-	if err := checkRegularInput(debugFlags.bench); err != nil {
+	if err := checkScriptFile(debugFlags.bench); err != nil {
 		return fmt.Errorf("--debug-script %w", err)
+	}
+	return nil
+}
+
+// maxScriptFile bounds a debugger script: a command a line, so 16 MB is
+// far more than anyone types or generates.
+const maxScriptFile = 16 << 20
+
+// checkScriptFile refuses a script that is not a regular file of at most
+// maxScriptFile bytes.
+func checkScriptFile(path string) error {
+	if err := checkRegularInput(path); err != nil {
+		return err
+	}
+	if st, err := os.Stat(path); err == nil && st.Size() > maxScriptFile {
+		return fmt.Errorf("%s: %d bytes, more than %d: not a debugger script", path, st.Size(), maxScriptFile)
 	}
 	return nil
 }
@@ -267,7 +283,7 @@ func debugBoard(flags, term *cobra.Command) (err error) {
 		return fmt.Errorf("--record-edges %d: keep at least 1024", debugFlags.edges)
 	}
 	if debugFlags.script != "" {
-		if err := checkRegularInput(debugFlags.script); err != nil {
+		if err := checkScriptFile(debugFlags.script); err != nil {
 			return fmt.Errorf("--script %w", err) // a FIFO would block with no writer
 		}
 	}
