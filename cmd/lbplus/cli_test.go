@@ -283,7 +283,7 @@ func TestCLIBadInput(t *testing.T) {
 		{[]string{"tape", "inf", "t.tape"}, `tape: unknown subcommand "inf"`},
 		{[]string{"floppy"}, "floppy: give a subcommand"},
 	}
-	before := snapshot(t, dir, filepath.Join(root, "scratch"))
+	before := snapshot(t, dir, filepath.Join(root, "scratch"), filepath.Join(root, "home"))
 	for _, c := range cases {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
 			r := runCLI(t, dir, "", 60*time.Second, c.args...)
@@ -295,7 +295,7 @@ func TestCLIBadInput(t *testing.T) {
 			assert.Len(t, lines, 1, "one line on stderr: %q", r.stderr)
 			assert.Contains(t, r.stderr, c.want)
 			assert.Empty(t, r.stdout)
-			assert.Equal(t, before, snapshot(t, dir, filepath.Join(root, "scratch")), "no file made, changed or removed")
+			assert.Equal(t, before, snapshot(t, dir, filepath.Join(root, "scratch"), filepath.Join(root, "home")), "no file made, changed or removed")
 		})
 	}
 }
