@@ -512,17 +512,15 @@ func (x *Text) cycles() error {
 }
 
 // tstep moves the T-state cursor and lists each T-state it passed, with a
-// heading for each instruction it entered.
+// heading for each instruction it entered, then where the cursor stands.
 func (x *Text) tstep(n int) error {
 	d := x.D
 	passed, st, err := d.TStep(n)
 	if err != nil {
 		return err
 	}
-	var last *TCursor
 	for _, p := range passed {
-		if p.C != last {
-			last = p.C
+		if p.K == 0 {
 			what := p.C.Text
 			if p.C.Interrupt {
 				what = "interrupt acknowledge"

@@ -309,10 +309,16 @@ func (d *Debugger) enterCursor() error {
 func (c *TCursor) layout(code []byte, r z80host.Regs, pcAfter uint16, acc []tAccess, edges []Edge) {
 	n := int((c.T1 - c.T0) / sched.TState)
 	t0 := uint64(c.T0 / sched.TState)
-	c.Interrupt = !r.Halted && (len(acc) == 0 || acc[0].kind != "M1" || acc[0].t != t0)
+	// An interrupt acknowledge starts with no memory cycle (its M1 cycle
+	// reads the daisy chain, not memory); a HALT cycle fetches at PC.
+	c.Interrupt = len(acc) == 0 || acc[0].kind != "M1" || acc[0].t != t0
+	halted := r.Halted && !c.Interrupt
+	if halted {
+		c.Text = "halted: an M1 cycle of HALT"
+	}
 	// The table's cycle lengths for the path taken, to tell waits.
 	var tab []optable.Cycle
-	if !c.Interrupt && !r.Halted {
+	if !c.Interrupt && !halted {
 		info := optable.Lookup(code)
 		tab = info.Cycles
 		alt := info.NAlt > 0 && info.NAlt < len(tab) &&
@@ -364,10 +370,11 @@ func (c *TCursor) layout(code []byte, r z80host.Regs, pcAfter uint16, acc []tAcc
 			if inCycle {
 				s.Name = names[k]
 			} else {
-				s.Name = fmt.Sprintf("T%d", k-waits+1)
+				// Internal T-states go on from the cycle's last T-state.
+				s.Name = fmt.Sprintf("T%d", lastT(names)+k-len(names)+1)
 			}
 			if inCycle {
-				s.Pins = pins(x.kind, s.Name, k, r.Halted)
+				s.Pins = pins(x.kind, s.Name, k, halted)
 				if x.a != nil {
 					s.Addr, s.HasAddr = x.a.addr, true
 					s.Data, s.HasData = x.a.v, true
@@ -431,6 +438,18 @@ func cycleNames(kind string, waits int) []string {
 		return []string{"T1", "T2", "TW", "TW", "T3", "T4"}
 	}
 	return nil
+}
+
+// lastT is the number of the last T-state in names (T4 of an M1 cycle,
+// T3 of an I/O cycle, whatever its waits).
+func lastT(names []string) int {
+	n := 0
+	for _, x := range names {
+		if x != "TW" {
+			n++
+		}
+	}
+	return n
 }
 
 // pins are the control outputs asserted in (part of) T-state k of a
