@@ -170,14 +170,15 @@ func (c *TCursor) Line(k int) string {
 	return out
 }
 
-// Header describes the cursor's position: the instruction and the T-state.
+// Header describes the cursor's position: the instruction, the T-state
+// and the time the views show (the T-state's end).
 func (c *TCursor) Header(syms *Symbols) string {
 	what := c.Text
 	if c.Interrupt {
 		what = "interrupt acknowledge"
 	}
 	s := c.Current()
-	return fmt.Sprintf("%s  %s: %s %s (T-state %d of %d, machine cycle %d)", FormatTime(c.Time()), syms.Label(c.PC), what, s.Name+" of "+s.Cycle, c.K+1, len(c.States), s.N)
+	return fmt.Sprintf("%s: %s %s of %s (T-state %d of %d, machine cycle %d); the machine as at %s", syms.Label(c.PC), what, s.Name, s.Cycle, c.K+1, len(c.States), s.N, FormatTime(c.Time()))
 }
 
 // Cursor returns the T-state cursor, or nil when the machine stands at an

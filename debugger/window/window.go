@@ -911,8 +911,11 @@ func (w *Window) drawStatus(c *canvas) {
 	if cur := w.d.Cursor(); cur != nil {
 		// The T-state under the cursor, as the text front-end lists it.
 		for _, l := range strings.Split(cur.Line(cur.K), "\n") {
-			print(c, statusArea.Min.X+6, y, strings.TrimSpace(l), colCurA)
-			y += lineH
+			l = strings.Join(strings.Fields(l), " ")
+			for _, part := range wrap(l, int(float64(statusArea.Dx()-12)/charW)) {
+				print(c, statusArea.Min.X+6, y, part, colCurA)
+				y += lineH
+			}
 		}
 	}
 	for _, bp := range w.d.Breakpoints() {
