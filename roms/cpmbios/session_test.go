@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/lbplus/lbplus/roms/cpmbios"
+	"github.com/lbplus/lbplus/sched"
 	"github.com/lbplus/lbplus/scsi/scsidev"
 )
 
@@ -106,4 +107,23 @@ func TestSubmitFileRunsAtBoot(t *testing.T) {
 	require.NoError(t, r.b.RunFor(500e9))
 	r.cmd(t, "DIR", "A>")
 	assert.NotContains(t, r.tr.String()[len(r.tr.String())-60:], "$$$", "the submit file is gone")
+}
+
+// A key pressed while a batch runs stops it: the CCP deletes $$$.SUB
+// before the next line runs and gives a new prompt.
+func TestSubmitStoppedByAKey(t *testing.T) {
+	path := systemDisk(t, ourSystem(t), cpmbios.HDConfig{Partitions: 1})
+	putFile(t, path, "$$$.SUB", subFile("SAVE 1 ONE.COM", "SAVE 1 TWO.COM", "SAVE 1 THREE.COM"))
+	r := bootDisk(t, path)
+	require.NoError(t, r.ty.WaitFor("A>SAVE 1 ONE.COM"))
+	require.NoError(t, r.ty.Type("x"))
+	require.NoError(t, r.b.RunFor(2 * sched.Second))
+	r.cmd(t, "DIR", "DIR\r\r\n")
+	require.NoError(t, r.ty.WaitFor("A>"))
+	// The key, typed as ONE.COM's line ran, is seen at the next line's
+	// echo: that line is dropped with the rest of the batch.
+	got := r.tr.String()
+	assert.Contains(t, got, "A>SAVE 1 ONE.COM\r\nA>SAVE 1 TWO.COMx\r\nA>DIR\r\r\nA: ONE      COM\r\nA>")
+	assert.NotContains(t, got, "THREE", "the batch stopped")
+	assert.NotContains(t, got, "$$$", "the batch file is gone")
 }
