@@ -501,6 +501,9 @@ func (d *Debugger) StepInstruction() (*Stop, error) {
 // instruction after it (the same stack level); otherwise it is
 // StepInstruction.
 func (d *Debugger) StepOver() (*Stop, error) {
+	if c := d.cur; c != nil {
+		return d.stepOverCursor(c)
+	}
 	r := d.m.Regs()
 	c := d.code(r.PC)
 	if !isCall(c) {
@@ -514,6 +517,18 @@ func (d *Debugger) StepOver() (*Stop, error) {
 // StepOut runs until a return instruction takes the stack above its level
 // now.
 func (d *Debugger) StepOut() (*Stop, error) {
+	if c := d.cur; c != nil {
+		// From inside an instruction: the level is the one it started
+		// at, and the instruction itself may be the return.
+		d.leaveCursor()
+		d.sp0 = c.Regs.SP
+		if !c.Interrupt && isReturn(c.code()) && d.m.Regs().SP > d.sp0 {
+			pc := d.PC()
+			return &Stop{Why: "step", T: d.m.Now(), PC: pc, Text: "stepped out to " + d.Syms.Label(pc)}, nil
+		}
+		d.lastRet = false
+		return d.runMode(stepOut)
+	}
 	d.sp0 = d.m.Regs().SP
 	d.lastRet = false
 	return d.runMode(stepOut)

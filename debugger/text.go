@@ -476,6 +476,7 @@ func (x *Text) Exec(line string) error {
 // and this is the finest view of one.
 func (x *Text) cycles() error {
 	d := x.D
+	d.leaveCursor() // the instruction under a T-state cursor has run
 	pc := d.PC()
 	code := d.code(pc)
 	t0 := d.m.Now()

@@ -245,6 +245,34 @@ type TStatePos struct {
 	K int
 }
 
+// code returns the 4 bytes at the cursor's instruction as they were when
+// it started.
+func (c *TCursor) code() []byte {
+	return []byte{c.mem[c.PC], c.mem[uint16(c.PC+1)], c.mem[uint16(c.PC+2)], c.mem[uint16(c.PC+3)]}
+}
+
+// stepOverCursor is StepOver from inside the cursor's instruction: a
+// CALL, RST, DJNZ or repeating block instruction under the cursor (or an
+// interrupt acknowledge: its handler) is run to the instruction after it
+// at the stack level it started at; any other instruction is finished.
+func (d *Debugger) stepOverCursor(c *TCursor) (*Stop, error) {
+	d.leaveCursor()
+	code := c.code()
+	switch {
+	case c.Interrupt:
+		d.target, d.sp0 = c.PC, c.Regs.SP
+	case isCall(code):
+		d.target, d.sp0 = c.PC+uint16(optable.Lookup(code).Len), c.Regs.SP
+	default:
+		pc := d.PC()
+		return &Stop{Why: "step", T: d.m.Now(), PC: pc, Text: "at " + d.Syms.Label(pc)}, nil
+	}
+	if pc := d.PC(); pc == d.target && d.m.Regs().SP >= d.sp0 {
+		return &Stop{Why: "step", T: d.m.Now(), PC: pc, Text: "stepped over to " + d.Syms.Label(pc)}, nil
+	}
+	return d.runMode(stepOver)
+}
+
 // leaveCursor drops the cursor: the machine already stands at the end of
 // its instruction, which is where every other command goes on from.
 func (d *Debugger) leaveCursor() { d.cur = nil }

@@ -383,3 +383,53 @@ func TestTextTStep(t *testing.T) {
 	assert.Error(t, x.Exec("tstep 0"))
 	assert.Error(t, x.Exec("tstep x"))
 }
+
+// Step over and step out from inside an instruction act on that
+// instruction: next on a CALL under the cursor stops after the call's
+// return at the level it started at; finish on a RET under the cursor
+// stops where it returned to; cycles lists the next instruction. (The
+// boot ROM's banner goes out through its character output routine.)
+func TestTStepThenOverOut(t *testing.T) {
+	_, x, out := textRig(t)
+	d := x.D
+	c, _ := tstepTo(t, x, "call putc", 20000)
+	_, _, err := d.TStep(3)
+	require.NoError(t, err)
+	require.Equal(t, c, d.Cursor())
+	st, err := d.StepOver()
+	require.NoError(t, err)
+	assert.Equal(t, c.PC+3, d.PC(), st.Text)
+	assert.Equal(t, c.Regs.SP, d.Machine().Regs().SP)
+	assert.Nil(t, d.Cursor())
+
+	// Into the next call of the ROM's character output, to its RET.
+	for i := 0; i < 20000 && d.Disassemble(d.PC(), 1)[0].Text != "call putc"; i++ {
+		_, err := d.StepInstruction()
+		require.NoError(t, err)
+	}
+	_, err = d.StepInstruction()
+	require.NoError(t, err)
+	for {
+		c, _ = tstepTo(t, x, "ret", 20000)
+		if c.Text == "ret" {
+			break
+		}
+		_, err := d.StepInstruction()
+		require.NoError(t, err)
+	}
+	st, err = d.StepOut()
+	require.NoError(t, err)
+	assert.Contains(t, st.Text, "stepped out to")
+	assert.Equal(t, c.T1, d.Machine().Now(), "the RET under the cursor was the return")
+	assert.Greater(t, d.Machine().Regs().SP, c.Regs.SP)
+
+	_, _, err = d.TStep(2)
+	require.NoError(t, err)
+	c = d.Cursor()
+	require.NotNil(t, c)
+	out.Reset()
+	require.NoError(t, x.Exec("cycles"))
+	assert.Nil(t, d.Cursor())
+	assert.Contains(t, out.String(), FormatTime(c.T1)+" .. ", "cycles runs the instruction after the cursor's")
+	assert.NotContains(t, out.String(), ": 0 T-states")
+}
