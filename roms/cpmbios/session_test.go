@@ -117,7 +117,7 @@ func TestSubmitStoppedByAKey(t *testing.T) {
 	r := bootDisk(t, path)
 	require.NoError(t, r.ty.WaitFor("A>SAVE 1 ONE.COM"))
 	require.NoError(t, r.ty.Type("x"))
-	require.NoError(t, r.b.RunFor(2 * sched.Second))
+	require.NoError(t, r.b.RunFor(2*sched.Second))
 	r.cmd(t, "DIR", "DIR\r\r\n")
 	require.NoError(t, r.ty.WaitFor("A>"))
 	// The key, typed as ONE.COM's line ran, is seen at the next line's
