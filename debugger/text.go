@@ -521,6 +521,12 @@ func (x *Text) tstep(n int) error {
 		return err
 	}
 	for _, p := range passed {
+		if p.C == nil {
+			if p.Boundary != st {
+				fmt.Fprintf(x.Out, "  %s  %s (instruction boundary)\n", FormatTime(p.Boundary.T), p.Boundary.Text)
+			}
+			continue
+		}
 		if p.K == 0 {
 			what := p.C.Text
 			if p.C.Interrupt {

@@ -218,7 +218,8 @@ type tAccess struct {
 // TStep moves the T-state cursor n T-states on. Entering an instruction
 // runs it (see the package's T-state cursor); passing its last T-state
 // leaves the cursor at the next boundary, where the returned stop is as
-// `step`'s. It returns the T-states it passed through, for listing.
+// `step`'s. It returns the T-states and boundaries it passed through, for
+// listing.
 func (d *Debugger) TStep(n int) (passed []TStatePos, st *Stop, err error) {
 	for i := 0; i < n; i++ {
 		if d.cur == nil {
@@ -231,18 +232,21 @@ func (d *Debugger) TStep(n int) (passed []TStatePos, st *Stop, err error) {
 			d.cur = nil
 			pc := d.PC()
 			st = &Stop{Why: "step", T: d.m.Now(), PC: pc, Text: "at " + d.Syms.Label(pc)}
+			passed = append(passed, TStatePos{Boundary: st})
 			continue
 		}
 		st = nil
-		passed = append(passed, TStatePos{d.cur, d.cur.K})
+		passed = append(passed, TStatePos{C: d.cur, K: d.cur.K})
 	}
 	return passed, st, nil
 }
 
-// TStatePos is one T-state a TStep passed through.
+// TStatePos is one position a TStep passed through: T-state K of C, or
+// (C nil) the instruction boundary it stopped at on the way.
 type TStatePos struct {
-	C *TCursor
-	K int
+	C        *TCursor
+	K        int
+	Boundary *Stop
 }
 
 // code returns the 4 bytes at the cursor's instruction as they were when

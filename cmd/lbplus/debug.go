@@ -45,8 +45,8 @@ flags (--rom, --machine, --scsi, --hd0, --tape, ...). Without --text or
 --script it opens a window: registers, disassembly, memory, stack, the
 5380 bit by bit, the SCSI bus, device panels, the console and a
 logic-analyser timeline of the bus with decoded phases and commands
-(F5 run/pause, F10 step over, F11 step into, Shift+F11 step out, F9
-breakpoint, F6 next phase, F7 next command, F8 next bus byte, Shift+F7
+(F5 run/pause, F10 step over, F11 step into, Shift+F11 step out,
+Ctrl+F11 one T-state, F9 breakpoint, F6 next phase, F7 next command, F8 next bus byte, Shift+F7
 next WD1772 command, Shift+F8 next index pulse, F2 speed, Tab types on
 the console). --text is the same debugger as commands on
 this terminal (help lists them); --script FILE runs FILE's commands and
