@@ -1,6 +1,7 @@
 package debugger
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -282,6 +283,10 @@ func (d *Debugger) stepOverCursor(c *TCursor) (*Stop, error) {
 func (d *Debugger) leaveCursor() { d.cur = nil }
 
 func (d *Debugger) enterCursor() error {
+	w, ok := d.m.(CycleWatcher)
+	if !ok {
+		return errors.New("tstep: this machine does not report its bus cycles")
+	}
 	r := d.m.Regs()
 	t0 := d.m.Now()
 	c := &TCursor{PC: r.PC, Regs: r, T0: t0, Text: d.Disassemble(r.PC, 1)[0].Text}
@@ -302,17 +307,14 @@ func (d *Debugger) enterCursor() error {
 		c.looks = append(c.looks, l)
 	}
 	look(t0)
-	var removes []func()
-	if w, ok := d.m.(CycleWatcher); ok {
-		names := map[emu.MemAccess]string{emu.MemFetch: "M1", emu.MemRead: "MR", emu.MemWrite: "MW"}
-		removes = append(removes, w.WatchCycles(func(t uint64, addr uint16, v uint8, kind emu.MemAccess) {
-			cp.acc = append(cp.acc, tAccess{t, names[kind], addr, v})
-		}), w.WatchEvents(func(now sched.Time) {
-			// Before an event runs: the state since the last change.
-			look(cp.lastT)
-			cp.lastT = now
-		}))
-	}
+	names := map[emu.MemAccess]string{emu.MemFetch: "M1", emu.MemRead: "MR", emu.MemWrite: "MW"}
+	removes := []func(){w.WatchCycles(func(t uint64, addr uint16, v uint8, kind emu.MemAccess) {
+		cp.acc = append(cp.acc, tAccess{t, names[kind], addr, v})
+	}), w.WatchEvents(func(now sched.Time) {
+		// Before an event runs: the state since the last change.
+		look(cp.lastT)
+		cp.lastT = now
+	})}
 	d.capture = cp
 	d.Rec.tap = func(now sched.Time) {
 		look(now)

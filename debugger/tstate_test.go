@@ -433,3 +433,14 @@ func TestTStepThenOverOut(t *testing.T) {
 	assert.Contains(t, out.String(), FormatTime(c.T1)+" .. ", "cycles runs the instruction after the cursor's")
 	assert.NotContains(t, out.String(), ": 0 T-states")
 }
+
+// A machine that does not report its bus cycles has no T-state cursor:
+// tstep says so and leaves the machine where it was.
+func TestTStepNeedsCycles(t *testing.T) {
+	r := newRig(t, false)
+	d := New(struct{ Machine }{Board{r.b}}, NewRecorder(1<<10))
+	_, _, err := d.TStep(1)
+	assert.ErrorContains(t, err, "does not report its bus cycles")
+	assert.Zero(t, r.b.Now())
+	assert.Nil(t, d.Cursor())
+}
