@@ -46,7 +46,7 @@ type TState struct {
 	HasData bool
 	// Pins are the CPU's control outputs asserted in (part of) this
 	// T-state, derived from the cycle type [F Z80UM]: M1 MREQ IORQ RD WR
-	// RFSH HALT; "WAIT" marks a wait state.
+	// RFSH HALT, and the WAIT input while a device holds it.
 	Pins string
 	// Access is what a device or memory saw in this T-state (the I/O
 	// access at T2 of an I/O cycle, a memory write).
@@ -409,7 +409,7 @@ func (c *TCursor) layout(code []byte, r z80host.Regs, pcAfter uint16, acc []tAcc
 				s.Name = fmt.Sprintf("T%d", lastT(names)+k-len(names)+1)
 			}
 			if inCycle {
-				s.Pins = pins(x.kind, s.Name, k, halted)
+				s.Pins = pins(x.kind, s.Name, k, halted, waits)
 				if x.a != nil {
 					s.Addr, s.HasAddr = x.a.addr, true
 					s.Data, s.HasData = x.a.v, true
@@ -494,8 +494,10 @@ func lastT(names []string) int {
 // WR in T2-T3; an I/O cycle IORQ with RD or WR from T2 to T3 (wait
 // states included); the interrupt acknowledge M1 in T1 to the second
 // wait, IORQ in the two waits, then RFSH and MREQ. HALT is asserted
-// while the CPU is halted.
-func pins(kind, name string, k int, halted bool) string {
+// while the CPU is halted. WAIT (an input) is listed in the wait states
+// of an I/O cycle that a device stretched (waits > 0): the automatic
+// wait state alone is the CPU's own and needs no WAIT.
+func pins(kind, name string, k int, halted bool, waits int) string {
 	var p []string
 	switch kind {
 	case "M1":
@@ -525,7 +527,10 @@ func pins(kind, name string, k int, halted bool) string {
 			p = []string{"MREQ", "RFSH"}
 		}
 	}
-	if name == "TW" {
+	if name == "TW" && waits > 0 {
+		// The WAIT input, held low by the board: sampled low in the
+		// automatic wait state and each added one but the last, and
+		// released within that one.
 		p = append(p, "WAIT")
 	}
 	if halted {
