@@ -368,6 +368,32 @@ func TestCLIPipedInput(t *testing.T) {
 	assert.Equal(t, 4, strings.Count(r.stdout, "dump memory"), "four helps for four H typed ahead: %q", r.stdout)
 }
 
+// TestCLIPipedInputWaitsForPrompt: piped lines typed at once reach the
+// boot ROM, which takes a key during the boot for the monitor; with
+// --wait-for each line waits for CP/M's prompt, as a person would, so DIR
+// lists the whole directory (a key typed during it would stop it) and
+// STAT runs after it. A prompt that never comes is an error, not a hang.
+func TestCLIPipedInputWaitsForPrompt(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "w")
+	require.NoError(t, os.Mkdir(dir, 0o755))
+	r := runCLI(t, dir, "DIR\rSTAT\r", 120*time.Second, "run", "--speed", "max")
+	require.False(t, r.timedOut)
+	assert.Contains(t, r.stdout, "monitor - H for help", "typed at once, the first key enters the monitor")
+
+	r = runCLI(t, dir, "DIR\rSTAT\r", 120*time.Second, "run", "--speed", "max", "--wait-for", "A>")
+	require.False(t, r.timedOut)
+	assert.Zero(t, r.code, r.stderr)
+	assert.NotContains(t, r.stdout, "monitor - H for help")
+	dirAt, lastAt, statAt := strings.Index(r.stdout, "A>DIR"), strings.Index(r.stdout, "RESTORE  COM"), strings.Index(r.stdout, "A>STAT")
+	require.True(t, dirAt >= 0 && lastAt > dirAt && statAt > lastAt, "DIR lists the whole directory, then STAT runs: %q", r.stdout)
+	assert.Regexp(t, `A: R/W, \d+K free`, r.stdout[statAt:], "STAT's answer")
+
+	r = runCLI(t, dir, "DIR\r", 120*time.Second, "run", "--speed", "max", "--wait-for", "B>")
+	require.False(t, r.timedOut)
+	assert.NotZero(t, r.code)
+	assert.Contains(t, r.stderr, `--wait-for "B>": the console did not print it`)
+}
+
 // TestCLIInterruptedCreate: Ctrl-C while `disk create` fills its image
 // leaves neither the image nor its temporary.
 func TestCLIInterruptedCreate(t *testing.T) {

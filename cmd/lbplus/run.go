@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"os/signal"
@@ -50,6 +51,7 @@ var runFlags struct {
 	tape      string   // shorthand: mcd403 at ID 1
 	saveState string   // the escape prompt's "save" writes the machine here
 	loadState string   // start from this saved state instead of power-on
+	waitFor   string   // hold typed input until the console has printed this
 }
 
 // Where the shorthands put their devices: the ACB-4000 at SCSI ID 0 and the
@@ -103,6 +105,7 @@ func init() {
 	f.IntVar(&runFlags.scsiID, "scsi-id", 7, "initiator SCSI ID on the J9 jumpers (0-7)")
 	f.StringVar(&runFlags.saveState, "save-state", "", "\"save\" at the escape prompt (Ctrl-\\) writes the machine to `FILE` and quits")
 	f.StringVar(&runFlags.loadState, "load-state", "", "resume the machine saved in `FILE` (same machine flags and images)")
+	f.StringVar(&runFlags.waitFor, "wait-for", "", "hold typed or piped input until the console has printed `TEXT` (e.g. A>), as a person waits for the prompt; a key during the boot would enter the monitor")
 	rootCmd.AddCommand(runCmd)
 }
 
@@ -184,6 +187,7 @@ func runBoard(cmd *cobra.Command, _ []string) (err error) {
 		ended = e.Ended()
 	}
 	var settle pipeSettle
+	gate := newPromptGate(runFlags.waitFor, board.Now())
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sig)
@@ -214,18 +218,23 @@ func runBoard(cmd *cobra.Command, _ []string) (err error) {
 			settle.ended, ended = true, nil
 		default:
 		}
-		if feedConsole(board, port.Input()) {
+		if gate.feed(board, port.Input(), board.Now()) {
 			settle.typed()
 		}
 		if err := board.RunFor(runSlice); err != nil {
 			return err
 		}
 		if len(out) > 0 {
+			gate.saw(out)
 			port.Write(out)
 			out = out[:0]
 			settle.printed(board.Now())
 		}
-		if settle.done(board.Now(), board.ConsoleQueued(), len(port.Input())) {
+		held := gate.waiting() || len(port.Input()) > 0
+		if err := gate.expired(settle.ended && held, board.Now()); err != nil {
+			return err
+		}
+		if settle.done(board.Now(), board.ConsoleQueued(), len(port.Input())+len(gate.pending)) {
 			return nil
 		}
 		if realtime {
@@ -257,6 +266,86 @@ func feedConsole(board *emu.Board, in <-chan []byte) bool {
 		}
 	}
 	return took
+}
+
+// promptGate holds typed input back until the console has printed a
+// text (--wait-for), as a person at the terminal waits for the prompt
+// before typing each line: the boot ROM takes any key during the boot as
+// a request for the monitor, and CP/M's DIR or TYPE stop at a key typed
+// while they print. It lets one line through (up to its CR or LF) each
+// time the text appears.
+type promptGate struct {
+	want    []byte
+	seen    bool
+	tail    []byte // the last len(want)-1 bytes printed, for a match across writes
+	pending []byte // input taken from the console, not yet given to the board
+	since   sched.Time
+}
+
+// promptWait bounds how long, in simulated time, input that has ended
+// waits for the text before run gives up with an error instead of
+// running for ever (a boot to A> takes about 20 s with no floppy drive).
+const promptWait = 120 * sched.Second
+
+func newPromptGate(want string, now sched.Time) *promptGate {
+	return &promptGate{want: []byte(want), since: now}
+}
+
+// feed hands typed input to the board: all of it (at the DART's pace, see
+// feedConsole) without a text to wait for, else the next line once the
+// text has appeared. It reports whether it gave anything.
+func (g *promptGate) feed(board *emu.Board, in <-chan []byte, now sched.Time) bool {
+	if len(g.want) == 0 {
+		return feedConsole(board, in)
+	}
+	if !g.seen {
+		return false
+	}
+	if len(g.pending) == 0 {
+		select {
+		case p := <-in:
+			g.pending = p
+		default:
+			return false
+		}
+	}
+	n := bytes.IndexAny(g.pending, "\r\n") + 1
+	if n == 0 {
+		n = len(g.pending)
+	} else {
+		g.seen, g.since = false, now // the line is typed: wait for the text again
+	}
+	board.ConsoleInput(g.pending[:n])
+	g.pending = g.pending[n:]
+	return true
+}
+
+// waiting reports whether input is held back.
+func (g *promptGate) waiting() bool { return len(g.pending) > 0 }
+
+// saw looks for the text in what the console printed.
+func (g *promptGate) saw(out []byte) {
+	if len(g.want) == 0 || g.seen {
+		return
+	}
+	buf := append(g.tail, out...)
+	if bytes.Contains(buf, g.want) {
+		g.seen, g.tail = true, g.tail[:0]
+		return
+	}
+	if keep := len(g.want) - 1; len(buf) > keep {
+		buf = buf[len(buf)-keep:]
+	}
+	g.tail = append(g.tail[:0], buf...)
+}
+
+// expired reports an error when input is still held back promptWait after
+// the last line went in (or the start) and the text has not appeared.
+func (g *promptGate) expired(held bool, now sched.Time) error {
+	if len(g.want) == 0 || g.seen || !held || now-g.since < promptWait {
+		return nil
+	}
+	return fmt.Errorf("--wait-for %q: the console did not print it within %d s of board time", g.want, promptWait/sched.Second)
 }
 
 // pipeQuiet is how long, in simulated time, the board must print nothing
