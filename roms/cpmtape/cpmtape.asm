@@ -32,7 +32,11 @@
         INCLUDE "layout.inc"
         INCLUDE "sl_hw.inc"
 
-        IFNDEF RESTORE
+; RESTORE is given (-D RESTORE=1) for RESTORE.COM; 0 makes BACKUP.COM.
+; "IF DEFINED" rather than IFNDEF: pasmo, which cross-checks our assembler
+; on every roms/ program, takes IFNDEF for macros.
+        IF DEFINED RESTORE
+        ELSE
 RESTORE equ 0
         ENDIF
 
