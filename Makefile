@@ -104,6 +104,7 @@ fuzz: deps
 	$(GO) test ./devices/image -run XXX -fuzz FuzzSidecar -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
 	$(GO) test ./devices/fdimage -run XXX -fuzz FuzzIMD -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
 	$(GO) test ./emu -run XXX -fuzz FuzzLoadState -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
+	$(GO) test ./emu -run XXX -fuzz FuzzMachineFile -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
 
 clean:
 	rm -rf bin
