@@ -48,8 +48,8 @@ func init() {
 		Use:   "params",
 		Short: "The window of every fitted parameter: how far it may move with every story row kept",
 		Long: `For each parameter that a story row constrains (the FIT entries of
-docs/PARAMETERS.md, and the assumptions it checks are only loosely bound),
-searches on the emulation, with every other parameter at its value, for the
+docs/PARAMETERS.md, and two that are not fitted: ReqAfterAck, which a
+source gives, and SearchFactor, which no check moves), searches on the emulation, with every other parameter at its value, for the
 range over which every story check still passes: the five seed rows within
 their tolerances (` + fmt.Sprint(bench.ParamsPasses) + ` blocks each), burst 4K x2 missing tape 3:1, the
 BIOS path stopping at tape 6:1 too, 256-byte tape bursts hanging and 16-byte
@@ -60,9 +60,12 @@ value to the nearer closed end as a fraction of the value; under 2% is a
 knife edge. An end marked "<" or ">" is the search range's: nothing failed
 there, the parameter is not constrained on that side.
 
-The full search takes about 25 minutes of CPU (two workers on two idle
-cores: about 13 minutes); --short measures the rows on ` + fmt.Sprint(bench.ShortParamsPasses) + ` blocks and stops
-each bisection four times coarser, about three times faster.`,
+The full search of all parameters takes about 8 minutes of CPU (measured:
+55 minutes on two workers on a 2-core host shared with other work; so
+about 4-5 minutes on two idle cores). --short measures the rows on ` + fmt.Sprint(bench.ShortParamsPasses) + ` blocks and
+stops each bisection four times coarser: about half the CPU time (3.7
+minutes), with narrower windows where the burst 4K x2 host must stop at
+tape 3:1 (fewer blocks, fewer chances to stop). --param searches one.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if workers < 1 {
