@@ -9,8 +9,8 @@ import (
 // Params holds every parameter of the drive model. Units are in the field
 // types (sched.Time is picoseconds, sizes are bytes); each comment gives the
 // source tag: [F] a source states it (its key in docs/HARDWARE.md 10), [D] derived, [A]
-// assumption, [FIT] fitted against the story (docs/TAPE.md lists the rows
-// that constrain them).
+// assumption, [FIT] no source gives it and a story check bounds it
+// (docs/PARAMETERS.md gives each window and the check that closes it).
 type Params struct {
 	// --- Cartridge format (QIC-100 as 3M wrote it) ---
 
