@@ -78,9 +78,9 @@
 // W1 (the simple loop) and 0.73-0.92 on W2 (the mixed one; 0.73 against
 // koron on emu's array-backed Memory, 0.87-0.92 against its DumbMemory),
 // and the board with its devices idle at 0.997-0.999 of z80host alone. On
-// the same host when quiet (load 0.2, -count 5) the ratio is lower, because
-// bare koron gains more from an idle core than z80host does: 0.696-0.703 on
-// W1 and 0.600-0.611 on W2, short of the 0.7 aimed at on W2.
+// the same host when quiet (load 0.2, -count 5) the ratio is lower (bare
+// koron gains more from the quiet host; why is not measured): 0.696-0.703
+// on W1 and 0.600-0.611 on W2, short of the 0.7 aimed at on W2.
 // Before this path existed the ratio was 0.53 and ZEXALL ran at 360 M
 // T-states per CPU second; it now runs at 520.
 //
