@@ -293,12 +293,14 @@ func newPromptGate(want string, now sched.Time) *promptGate {
 
 // feed hands typed input to the board: all of it (at the DART's pace, see
 // feedConsole) without a text to wait for, else the next line once the
-// text has appeared. It reports whether it gave anything.
+// text has appeared, within the same backlog. It reports whether it gave
+// anything.
 func (g *promptGate) feed(board *emu.Board, in <-chan []byte, now sched.Time) bool {
 	if len(g.want) == 0 {
 		return feedConsole(board, in)
 	}
-	if !g.seen {
+	room := consoleBacklog - board.ConsoleQueued()
+	if !g.seen || room <= 0 {
 		return false
 	}
 	if len(g.pending) == 0 {
@@ -310,8 +312,8 @@ func (g *promptGate) feed(board *emu.Board, in <-chan []byte, now sched.Time) bo
 		}
 	}
 	n := bytes.IndexAny(g.pending, "\r\n") + 1
-	if n == 0 {
-		n = len(g.pending)
+	if n == 0 || n > room {
+		n = min(len(g.pending), room) // the DART's pace, as feedConsole keeps it
 	} else {
 		g.seen, g.since = false, now // the line is typed: wait for the text again
 	}
