@@ -530,6 +530,22 @@ dskb1:  dec     a
         add     hl, hl
         jr      dskb1
 
+; setro: the selected disk becomes read-only (its bit set in rovec).
+setro:  call    dskbit
+        ld      de, (rovec)
+        call    orhlde
+        ld      (rovec), hl
+        ret
+
+; orhlde: HL = HL OR DE (a disk's bit into a drive vector).
+orhlde: ld      a, h
+        or      d
+        ld      h, a
+        ld      a, l
+        or      e
+        ld      l, a
+        ret
+
 ; loggedin: NZ if the selected disk is logged in.
 loggedin:
         call    dskbit
@@ -588,12 +604,7 @@ sel3:   ld      (big), a
         ; log in: the directory blocks, then every block an entry owns
         call    dskbit
         ld      de, (loginv)
-        ld      a, h
-        or      d
-        ld      h, a
-        ld      a, l
-        or      e
-        ld      l, a
+        call    orhlde
         ld      (loginv), hl
         ld      hl, (dsm)
         call    shr3
@@ -856,16 +867,7 @@ rddir:  ld      (dirrec), hl
         ld      a, b
         cp      (hl)
         ret     z
-        call    dskbit          ; changed disk: read-only until reset
-        ld      de, (rovec)
-        ld      a, h
-        or      d
-        ld      h, a
-        ld      a, l
-        or      e
-        ld      l, a
-        ld      (rovec), hl
-        ret
+        jp      setro           ; changed disk: read-only until reset
 rdd1:   ld      (hl), b
         ret
 
@@ -1731,16 +1733,7 @@ f27:    ld      a, (curdsk)
 
 f28:    ld      a, (curdsk)
         call    seldisk
-        call    dskbit
-        ld      de, (rovec)
-        ld      a, h
-        or      d
-        ld      h, a
-        ld      a, l
-        or      e
-        ld      l, a
-        ld      (rovec), hl
-        ret
+        jp      setro
 
 f29:    ld      hl, (rovec)
         ld      (aret), hl
