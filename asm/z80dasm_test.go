@@ -10,35 +10,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-)
 
-// opcodeImage lays out every opcode of every prefix group, each followed by
-// operand bytes that are themselves one-byte instructions (80h ADD A,B, 7Fh
-// LD A,A, 05h DEC B), so the disassembler is back in step after each group
-// whatever length it decodes. 80h/7Fh are the displacement and immediate
-// edges.
-func opcodeImage() []byte {
-	var b []byte
-	tail := []byte{0x80, 0x7F, 0x05}
-	isPrefix := func(op int) bool { return op == 0xCB || op == 0xDD || op == 0xED || op == 0xFD }
-	for op := 0; op < 256; op++ {
-		if !isPrefix(op) {
-			b = append(b, byte(op))
-			b = append(b, tail...)
-		}
-		b = append(b, 0xCB, byte(op))
-		b = append(b, 0xED, byte(op))
-		b = append(b, tail...)
-		for _, p := range []byte{0xDD, 0xFD} {
-			if !isPrefix(op) {
-				b = append(b, p, byte(op))
-				b = append(b, tail...)
-			}
-			b = append(b, p, 0xCB, 0x80, byte(op), p, 0xCB, 0x7F, byte(op), p, 0xCB, 0x00, byte(op))
-		}
-	}
-	return b
-}
+	"github.com/lbplus/lbplus/internal/opimage"
+)
 
 // z80dasm writes DD/FD CB register copies as "rlc (ix+003h) & ld b,(ix+003h)";
 // lbplus (like sjasmplus) spells them "rlc (ix+003h),b".
@@ -46,7 +20,7 @@ var dasmCopy = regexp.MustCompile(`^(\s*\w+ (?:\d,)?\((?:ix|iy)[^)]*\)) & ld (\w
 
 func TestZ80dasmRoundTrip(t *testing.T) {
 	needTool(t, "z80dasm")
-	img := opcodeImage()
+	img := opimage.Image()
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "ops.bin")
 	require.NoError(t, os.WriteFile(bin, img, 0o644))

@@ -12,34 +12,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-)
 
-// opcodeImage lays out every opcode of every prefix group, each followed by
-// bytes that are themselves one-byte instructions (80h ADD A,B, 7Fh LD A,A,
-// 05h DEC B), so both disassemblers are back in step after each group; 80h
-// and 7Fh are the displacement and immediate edges.
-func opcodeImage() []byte {
-	var b []byte
-	tail := []byte{0x80, 0x7F, 0x05}
-	isPrefix := func(op int) bool { return op == 0xCB || op == 0xDD || op == 0xED || op == 0xFD }
-	for op := 0; op < 256; op++ {
-		if !isPrefix(op) {
-			b = append(b, byte(op))
-			b = append(b, tail...)
-		}
-		b = append(b, 0xCB, byte(op))
-		b = append(b, 0xED, byte(op))
-		b = append(b, tail...)
-		for _, p := range []byte{0xDD, 0xFD} {
-			if !isPrefix(op) {
-				b = append(b, p, byte(op))
-				b = append(b, tail...)
-			}
-			b = append(b, p, 0xCB, 0x80, byte(op), p, 0xCB, 0x7F, byte(op), p, 0xCB, 0x00, byte(op))
-		}
-	}
-	return b
-}
+	"github.com/lbplus/lbplus/internal/opimage"
+)
 
 var (
 	dasmLine = regexp.MustCompile(`^\t(.*?)\s*;([0-9a-f]{4})$`)
@@ -79,7 +54,7 @@ func TestEveryOpcodeAgainstZ80dasm(t *testing.T) {
 		}
 		t.Skip("z80dasm not installed")
 	}
-	img := opcodeImage()
+	img := opimage.Image()
 	bin := filepath.Join(t.TempDir(), "ops.bin")
 	require.NoError(t, os.WriteFile(bin, img, 0o644))
 	out, err := exec.Command("z80dasm", "-a", "-u", "-g", "0x8000", bin).Output()
