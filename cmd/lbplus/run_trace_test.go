@@ -3,11 +3,9 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -15,7 +13,6 @@ import (
 
 	"github.com/lbplus/lbplus/devices/acb4000"
 	"github.com/lbplus/lbplus/devices/image"
-	"github.com/lbplus/lbplus/emu/console"
 	"github.com/lbplus/lbplus/roms/bootdemo"
 )
 
@@ -55,56 +52,13 @@ func TestRunBootsHD0WithBusTraces(t *testing.T) {
 	require.NoError(t, f.Close())
 
 	vcd, txt := filepath.Join(dir, "bus.vcd"), filepath.Join(dir, "bus.txt")
-	runFlags.rom, runFlags.speed, runFlags.console, runFlags.scsiID = "", "max", "stdio", 7
-	runFlags.hd0, runFlags.lun1 = img, ""
-	traceFlags.vcd, traceFlags.text = vcd, txt
-	t.Cleanup(func() {
-		runFlags.hd0, traceFlags.vcd, traceFlags.text = "", "", ""
-	})
-
-	// The terminal: stdin and stdout of the process, as pipes.
-	inR, inW, err := os.Pipe()
-	require.NoError(t, err)
-	outR, outW, err := os.Pipe()
-	require.NoError(t, err)
-	oldIn, oldOut := os.Stdin, os.Stdout
-	os.Stdin, os.Stdout = inR, outW
-	defer func() { os.Stdin, os.Stdout = oldIn, oldOut }()
-
-	var (
-		mu   sync.Mutex
-		seen []byte
-	)
-	// The user: waits for the boot block's message and the monitor prompt
+	t.Cleanup(func() { traceFlags.vcd, traceFlags.text = "", "" })
+	// The user waits for the boot block's message and the monitor prompt
 	// after it, then quits.
-	user := make(chan struct{})
-	go func() {
-		defer close(user)
-		buf := make([]byte, 256)
-		for {
-			n, err := outR.Read(buf)
-			mu.Lock()
-			seen = append(seen, buf[:n]...)
-			s := string(seen)
-			mu.Unlock()
-			if strings.Contains(s, bootdemo.Message+"0\r\n> ") {
-				inW.Write([]byte{console.QuitKey})
-				return
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
-	require.NoError(t, runBoard(runCmd, nil))
-	outW.Close()
-	<-user
-	io.Copy(io.Discard, outR)
-	inW.Close()
-
-	mu.Lock()
-	got := string(seen)
-	mu.Unlock()
+	got := runScriptWith(t, func() {
+		runFlags.hd0 = img
+		traceFlags.vcd, traceFlags.text = vcd, txt
+	}, []string{bootdemo.Message + "0\r\n> "}, nil)
 	assert.Contains(t, got, "Any key: monitor\r\n"+bootdemo.Message+"0\r\n")
 
 	// One REQ per byte: 6 CDB bytes, 512 data bytes, status and message.
