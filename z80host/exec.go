@@ -8,42 +8,52 @@ var noPages [256]*[256]byte
 // limit meanwhile). It returns true if the Hook stopped it.
 func (c *CPU) Run(limit uint64) (stopped bool) {
 	c.limit = limit
+	hook := c.Hook
 	for c.t < c.limit {
-		if c.Hook != nil && c.Hook.BeforeInstruction(c.k.PC, c.t) {
+		if hook != nil && hook.BeforeInstruction(c.k.PC, c.t) {
 			return true
 		}
-		if !c.halted && !c.nmi && !c.intLine {
-			c.eiBlock, c.ldair = false, false
-			// exec, with its common path inlined by hand.
+		if c.sig == 0 {
 			pc, t0 := c.k.PC, c.t
 			if p := c.rpage[pc>>8]; p != nil {
-				switch b0 := p[uint8(pc)]; path[b0] {
+				b0 := p[uint8(pc)]
+				switch path[b0] {
 				case pathPlain:
-					// execPlain, inlined by hand.
+					// fast, with its commonest kind inlined by hand.
 					h := &hots[b0]
-					c.buf[0] = b0
-					c.t0, c.waits, c.hi, c.npre, c.idx = t0, 0, int(b0), 1, 0
+					if !c.plain {
+						c.k.Memory, c.plain = (*plainMem)(c), true
+					}
+					c.t0, c.hi, c.idx = t0, int(b0), 0
 					c.k.Step()
-					c.t = t0 + uint64(h.t) + c.waits
+					c.t = t0 + uint64(h.t)
 					c.q = c.k.AF.Lo & uint8(int8(h.lenF)>>7)
 					if c.idx != int(h.n) {
 						c.Mismatches++
 					}
-				case pathBase:
+					continue
+				}
+				if c.fast(pc, t0, p, b0) {
+					continue
+				}
+				c.careful()
+				if path[b0] == pathBase {
 					c.execBase(pc, t0, b0)
-				default:
+				} else {
 					c.execFull(pc, t0, b0)
 				}
 				continue
 			}
+			c.careful()
 			c.exec()
 			continue
 		}
-		if c.halted && !c.nmi && !(c.intLine && c.k.IFF1) {
+		if c.sig&(sigHalted|sigNMI) == sigHalted && (c.sig&sigINT == 0 || !c.k.IFF1) {
 			// Idle M1 cycles until the limit: nothing on the bus changes.
 			n := (c.limit - c.t + 3) / 4
 			c.t += 4 * n
-			c.q, c.eiBlock = 0, false // as Step's halted cycles
+			c.q = 0 // as Step's halted cycles
+			c.sig &^= sigEI
 			r := c.k.IR.Lo
 			c.k.IR.Lo = r&0x80 | (r+uint8(n))&0x7f
 			continue
@@ -53,26 +63,218 @@ func (c *CPU) Run(limit uint64) (stopped bool) {
 	return false
 }
 
+// fast runs the instruction at pc (opcode b0, read from page p) through
+// koron with plainMem when z80host's part is one of the common cheap ones
+// (quickKind): nothing; a jump's MEMPTR; a condition's T-states; an
+// indexed access's MEMPTR; a repeating block move. Everything z80host
+// must decode before koron runs (the second opcode byte, an index
+// displacement) must be on a page, and the completion must need no byte
+// koron read that cannot be read again. It reports false, having changed
+// nothing, otherwise; execBase and execFull handle every instruction. For
+// the instructions fast takes koron's R count is the Z80's (the sweep
+// tests compare fast with Step, which repairs R).
+func (c *CPU) fast(pc uint16, t0 uint64, p *[256]byte, b0 uint8) bool {
+	k := &c.k
+	hi := int(b0)
+	if pre := prefixTable[b0]; pre != 0 {
+		if pc&0xff == 0xff {
+			p = c.rpage[(pc+1)>>8]
+			if p == nil {
+				return false
+			}
+		}
+		hi = int(pre)<<8 | int(p[uint8(pc+1)])
+	}
+	kind := quickKind[hi]
+	if kind == qNone {
+		return false
+	}
+	var hl uint16
+	var d uint8
+	switch kind {
+	case qIXd:
+		if pc&0xff >= 0xfe {
+			p = c.rpage[(pc+2)>>8]
+			if p == nil {
+				return false
+			}
+		}
+		d = p[uint8(pc+2)]
+		hl = k.IX
+		if b0 == 0xfd {
+			hl = k.IY
+		}
+	case qAdd16:
+		switch b0 {
+		case 0xdd:
+			hl = k.IX
+		case 0xfd:
+			hl = k.IY
+		default:
+			hl = k.HL.U16()
+		}
+	}
+	h := &hots[hi]
+	if !c.plain {
+		k.Memory, c.plain = (*plainMem)(c), true
+	}
+	c.t0, c.hi, c.idx = t0, hi, 0 // c.waits is 0: no I/O here
+	k.Step()
+	T := h.t
+	switch kind {
+	case qPlain:
+		if c.idx != int(h.n) {
+			c.Mismatches++
+		}
+	case qJump:
+		c.memptr = k.PC
+	case qNN:
+		// JP writes nothing, so its operand is still as koron read it.
+		c.memptr = c.fetched16(pc)
+	case qCond:
+		// JR/CALL/RET cc leave F as they found it, so the condition can
+		// be read after koron ran.
+		if c.cond(b0) {
+			c.memptr = k.PC
+		} else {
+			T = h.tAlt
+			if b0&7 != 0 { // CALL cc not taken (no push): MEMPTR = nn
+				c.memptr = c.fetched16(pc)
+			}
+		}
+	case qDJNZ:
+		if k.BC.Hi == 0 {
+			T = h.tAlt
+		} else {
+			c.memptr = k.PC
+		}
+	case qAdd16:
+		c.memptr = hl + 1
+	case qIXd:
+		c.memptr = hl + uint16(int8(d))
+	case qLDxR:
+		if k.PC != pc {
+			T = h.tAlt
+		} else {
+			c.memptr = pc + 1
+			c.repeatXY(pc)
+		}
+	}
+	c.t = t0 + uint64(T)
+	c.q = k.AF.Lo & uint8(int8(h.lenF)>>7)
+	return true
+}
+
+// prefixTable maps a prefix opcode to its table in hots (in units of 256).
+var prefixTable = [256]uint8{0xcb: hCB >> 8, 0xed: hED >> 8, 0xdd: hXY >> 8, 0xfd: hXY >> 8}
+
+// fetched16 is the operand nn of the unprefixed instruction at pc, as
+// koron read it: each byte from its page, or from the buffer getBus kept if
+// it came from the Bus. Only for instructions whose writes cannot have
+// changed it.
+func (c *CPU) fetched16(pc uint16) uint16 {
+	return uint16(c.fetched(1, pc+1)) | uint16(c.fetched(2, pc+2))<<8
+}
+
+func (c *CPU) fetched(i int, a uint16) uint8 {
+	if p := c.rpage[a>>8]; p != nil {
+		return p[uint8(a)]
+	}
+	return c.buf[i&7]
+}
+
+// Kinds of instruction quick runs (quickKind, by hots index).
+const (
+	qNone  = iota // not quick: execBase or execFull
+	qPlain        // nothing to complete
+	qJump         // JR e, CALL nn, RET, RST p: MEMPTR = new PC
+	qNN           // JP nn, JP cc,nn: MEMPTR = nn, taken or not
+	qCond         // JR/CALL/RET cc (the ones whose T-states depend on it)
+	qDJNZ         //
+	qAdd16        // ADD HL|IX|IY,rr, ADC/SBC HL,rr: MEMPTR = old value + 1
+	qIXd          // an (IX+d)/(IY+d) access: MEMPTR = IX+d
+	qLDxR         // LDI, LDD, LDIR, LDDR
+)
+
+var quickKind [len(hots)]uint8
+
+// buildQuick picks the instructions quick may run: those koron executes
+// exactly, with no byte substituted for it (undocumented ED duplicates,
+// DDCB) and none z80host executes itself.
+func buildQuick() {
+	for i := 0; i < 256; i++ {
+		base, cb, ed, xy := &hots[hBase+i], &hots[hCB+i], &hots[hED+i], &hots[hXY+i]
+		switch {
+		case i == 0xcb || i == 0xed || i == 0xdd || i == 0xfd || base.post >= oFirst:
+		case base.cond == optable.Flag:
+			quickKind[hBase+i] = qCond
+		case base.cond == optable.DJNZ:
+			quickKind[hBase+i] = qDJNZ
+		case base.post == pNN && i != 0xcd: // JP nn, JP cc,nn (10 T either way)
+			quickKind[hBase+i] = qNN
+		case base.post == pJump || base.post == pNN: // JR e, RET, RST p, CALL nn
+			quickKind[hBase+i] = qJump
+		case base.post == pAdd16:
+			quickKind[hBase+i] = qAdd16
+		case base.post == pNone:
+			quickKind[hBase+i] = qPlain
+		}
+		if cb.post == pNone {
+			quickKind[hCB+i] = qPlain
+		}
+		if edSub[i] == uint8(i) {
+			switch {
+			case ed.post == pNone && ed.cond == optable.Always:
+				quickKind[hED+i] = qPlain
+			case ed.post == pAdd16:
+				quickKind[hED+i] = qAdd16
+			case ed.post == pLDxR && ed.cond == optable.Repeat: // LDIR, LDDR
+				quickKind[hED+i] = qLDxR
+			case ed.post == pLDxR: // LDI, LDD: MEMPTR only while repeating
+				quickKind[hED+i] = qPlain
+			}
+		}
+		if optable.XYIndexed[i] && i != 0xcb && xy.cond == optable.Always {
+			switch xy.post {
+			case pNone:
+				quickKind[hXY+i] = qPlain
+			case pAdd16:
+				quickKind[hXY+i] = qAdd16
+			case pIXd:
+				quickKind[hXY+i] = qIXd
+			}
+		}
+	}
+}
+
+// careful makes koron's Memory the one that serves prefetched bytes and
+// keeps what koron reads (the paths other than Run's inline plain one).
+func (c *CPU) careful() {
+	if c.plain {
+		c.k.Memory, c.plain = (*mem)(c), false
+	}
+}
+
 // Step executes one instruction, one interrupt acknowledge or (while halted)
 // one 4 T idle M1 cycle, and returns the T-states it took.
 func (c *CPU) Step() int {
 	t := c.t
+	c.careful()
 	switch {
-	case c.nmi:
-		c.eiBlock = false
+	case c.sig&sigNMI != 0:
+		c.sig &^= sigEI
 		c.interrupt(true)
-	case c.intLine && c.k.IFF1 && !c.eiBlock:
+	case c.sig&(sigINT|sigEI) == sigINT && c.k.IFF1:
 		c.interrupt(false)
-	case c.halted:
-		c.eiBlock = false
+	case c.sig&sigHalted != 0:
+		c.sig &^= sigEI
 		c.q = 0
 		c.fetch(c.k.PC, c.t)
 		c.t += 4
 		r := c.k.IR.Lo
 		c.k.IR.Lo = r&0x80 | (r+1)&0x7f
 	default:
-		c.eiBlock = false
-		c.ldair = false
+		c.sig &^= sigEI | sigLDAIR
 		c.exec()
 	}
 	return int(c.t - t)
@@ -140,6 +342,25 @@ func (m *mem) Get(a uint16) uint8 {
 	}
 	return c.getBus(a, i)
 }
+
+// plainMem is the CPU seen as koron's Memory while an execPlain instruction
+// runs: its opcode came from a page, so koron's re-read of it can come
+// from the page too, and nothing after koron needs the bytes it read. A
+// read that hits a page is then only counted (the count says which cycle a
+// later Bus access is); the prefetch buffer is skipped.
+type plainMem CPU
+
+func (m *plainMem) Get(a uint16) uint8 {
+	c := (*CPU)(m)
+	i := c.idx
+	c.idx = i + 1
+	if p := c.rpage[a>>8]; p != nil {
+		return p[uint8(a)]
+	}
+	return c.getBus(a, i)
+}
+
+func (m *plainMem) Set(a uint16, v uint8) { (*mem)(m).Set(a, v) }
 
 // getBus is a read that needs a timestamp: cycle i of the instruction.
 func (c *CPU) getBus(a uint16, i int) uint8 {
@@ -564,6 +785,7 @@ func init() {
 		}
 	}
 	buildHots()
+	buildQuick()
 	for i := range path {
 		h := &hots[hBase+i]
 		switch {
@@ -662,7 +884,7 @@ func (c *CPU) post(p uint8, taken bool, npre int, pc, hl, xy uint16) {
 		k.IFF1 = k.IFF2
 		c.memptr = k.PC
 	case pLDAIR:
-		c.ldair = true
+		c.sig |= sigLDAIR
 	case pSCF:
 		// koron takes 3/5 from A alone. On the Zilog NMOS Z80 they are
 		// A | (F &^ Q): Q holds the flags the previous instruction computed,

@@ -48,10 +48,10 @@ func (c *CPU) own(o uint8, h *hot, pc uint16, r uint8) {
 	T := h.t
 	switch o {
 	case oHALT:
-		c.halted = true
+		c.sig |= sigHalted
 	case oEI:
 		k.IFF1, k.IFF2 = true, true
-		c.eiBlock = true
+		c.sig |= sigEI
 	case oNOP:
 	case oINn:
 		n := c.read(pc+1, c.next())
@@ -109,6 +109,7 @@ func (c *CPU) own(o uint8, h *hot, pc uint16, r uint8) {
 		T = c.blockIORepeat(op, h, pc, v)
 	}
 	c.t = c.t0 + uint64(T) + c.waits
+	c.waits = 0 // only I/O cycles wait; Run's fast paths rely on it being 0
 	c.q = 0
 	if h.lenF&setsF != 0 {
 		c.q = k.AF.Lo
@@ -190,17 +191,17 @@ func (c *CPU) interrupt(nmi bool) {
 	t0 := c.t
 	c.t0, c.waits = t0, 0
 	pc := k.PC
-	c.halted = false
-	if c.ldair {
+	c.sig &^= sigHalted
+	if c.sig&sigLDAIR != 0 {
 		// NMOS: an interrupt accepted right after LD A,I / LD A,R finds
 		// IFF2 already cleared when P/V is written [F Young].
-		c.ldair = false
+		c.sig &^= sigLDAIR
 		k.AF.Lo &^= 0x04
 	}
 	k.IR.Lo = k.IR.Lo&0x80 | (k.IR.Lo+1)&0x7f
 	c.q = 0
 	if nmi {
-		c.nmi = false
+		c.sig &^= sigNMI
 		c.fetch(pc, t0) // an M1 cycle whose opcode is ignored
 		k.IFF1 = false
 		c.push(pc, t0+5)

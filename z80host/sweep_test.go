@@ -126,7 +126,7 @@ func TestPagesKeepBusTiming(t *testing.T) {
 				}
 				cp := New(part)
 				cp.SetRegs(regs)
-				cp.Step()
+				cp.Run(1) // one instruction, through Run's page fast paths
 
 				var want []string
 				for _, e := range all.events {

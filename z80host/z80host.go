@@ -84,14 +84,13 @@ type CPU struct {
 	// Hook is nil when unused.
 	Hook Hook
 
-	t       uint64
-	limit   uint64
-	intLine bool
-	nmi     bool
-	eiBlock bool // EI executed: no INT before the next instruction ends
-	ldair   bool // the last instruction was LD A,I or LD A,R
-	halted  bool
-	memptr  uint16
+	t     uint64
+	limit uint64
+	// sig holds the inputs and the state that take Run off its fast
+	// path, one bit each, so that path tests a single byte.
+	sig    uint8
+	nmi    bool
+	memptr uint16
 
 	// Per-instruction state for mapping koron's accesses onto cycles.
 	t0      uint64
@@ -104,6 +103,7 @@ type CPU struct {
 	heldV   uint8
 	holding bool
 	lastW   uint8
+	plain   bool  // koron's Memory is plainMem (Run's plain path), not mem
 	xyop    uint8 // the 4th byte of DDCB/FDCB before substitution
 	f0      uint8 // F before the instruction
 	q       uint8 // Q: the flags the last instruction computed, 0 if none
@@ -137,7 +137,7 @@ func (c *CPU) Reset() {
 	c.k.States = z80.States{}
 	c.k.AF.SetU16(0xffff)
 	c.k.SP = 0xffff
-	c.halted, c.eiBlock, c.nmi, c.ldair = false, false, false, false
+	c.sig &^= sigHalted | sigNMI | sigEI | sigLDAIR
 	c.memptr, c.q = 0, 0
 }
 
@@ -145,11 +145,11 @@ func (c *CPU) Reset() {
 func (c *CPU) SetInterruptAck(a InterruptAck) { c.ack = a }
 
 // SetINT drives the level-sensitive /INT input (true = asserted).
-func (c *CPU) SetINT(level bool) { c.intLine = level }
+func (c *CPU) SetINT(level bool) { c.setSig(sigINT, level) }
 
 // NMI signals a falling edge on /NMI; it is accepted at the end of the
 // current instruction.
-func (c *CPU) NMI() { c.nmi = true }
+func (c *CPU) NMI() { c.sig |= sigNMI }
 
 // T is the absolute T-state count since reset.
 func (c *CPU) T() uint64 { return c.t }
@@ -171,7 +171,7 @@ func (c *CPU) PC() uint16 { return c.k.PC }
 func (c *CPU) SetPC(pc uint16) { c.k.PC = pc }
 
 // Halted reports whether the CPU is in the HALT state.
-func (c *CPU) Halted() bool { return c.halted }
+func (c *CPU) Halted() bool { return c.sig&sigHalted != 0 }
 
 // Regs returns all registers and internal latches.
 func (c *CPU) Regs() Regs {
@@ -182,8 +182,8 @@ func (c *CPU) Regs() Regs {
 		AltDE: k.Alternate.DE.U16(), AltHL: k.Alternate.HL.U16(),
 		IX: k.IX, IY: k.IY, SP: k.SP, PC: k.PC,
 		I: k.IR.Hi, R: k.IR.Lo, IFF1: k.IFF1, IFF2: k.IFF2, IM: k.IM,
-		Halted: c.halted, MEMPTR: c.memptr,
-		Q: c.q, EIShadow: c.eiBlock, LDAIR: c.ldair,
+		Halted: c.Halted(), MEMPTR: c.memptr,
+		Q: c.q, EIShadow: c.sig&sigEI != 0, LDAIR: c.sig&sigLDAIR != 0,
 	}
 }
 
@@ -202,18 +202,40 @@ func (c *CPU) SetRegs(r Regs) {
 	k.IX, k.IY, k.SP, k.PC = r.IX, r.IY, r.SP, r.PC
 	k.IR.Hi, k.IR.Lo = r.I, r.R
 	k.IFF1, k.IFF2, k.IM = r.IFF1, r.IFF2, r.IM
-	c.halted, c.memptr = r.Halted, r.MEMPTR
-	c.q, c.eiBlock, c.ldair = r.Q, r.EIShadow, r.LDAIR
+	c.setSig(sigHalted, r.Halted)
+	c.memptr = r.MEMPTR
+	c.q = r.Q
+	c.setSig(sigEI, r.EIShadow)
+	c.setSig(sigLDAIR, r.LDAIR)
 }
 
 // State returns the whole state (see State). Call it between
 // instructions, not from inside a Bus access.
 func (c *CPU) State() State {
-	return State{Regs: c.Regs(), NMIPending: c.nmi, INT: c.intLine, T: c.t}
+	return State{Regs: c.Regs(), NMIPending: c.sig&sigNMI != 0, INT: c.sig&sigINT != 0, T: c.t}
 }
 
 // SetState restores a state that State returned.
 func (c *CPU) SetState(s State) {
 	c.SetRegs(s.Regs)
-	c.nmi, c.intLine, c.t = s.NMIPending, s.INT, s.T
+	c.setSig(sigNMI, s.NMIPending)
+	c.setSig(sigINT, s.INT)
+	c.t = s.T
+}
+
+// Bits of CPU.sig.
+const (
+	sigHalted = 1 << iota // in the HALT state
+	sigNMI                // an NMI edge is pending
+	sigINT                // /INT is asserted
+	sigEI                 // the last instruction was EI: no INT before the next ends
+	sigLDAIR              // the last instruction was LD A,I or LD A,R (the P/V quirk)
+)
+
+func (c *CPU) setSig(bit uint8, on bool) {
+	if on {
+		c.sig |= bit
+	} else {
+		c.sig &^= bit
+	}
 }
