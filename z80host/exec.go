@@ -9,8 +9,12 @@ var noPages [256]*[256]byte
 func (c *CPU) Run(limit uint64) (stopped bool) {
 	c.limit = limit
 	hook := c.Hook
+	// koron's Memory is plainMem while Run's fast paths run and mem
+	// (which serves prefetched bytes and keeps what koron reads) otherwise.
+	c.k.Memory = (*plainMem)(c)
 	for c.t < c.limit {
 		if hook != nil && hook.BeforeInstruction(c.k.PC, c.t) {
+			c.k.Memory = (*mem)(c)
 			return true
 		}
 		if c.sig == 0 {
@@ -21,9 +25,6 @@ func (c *CPU) Run(limit uint64) (stopped bool) {
 				case pathPlain:
 					// fast, with its commonest kind inlined by hand.
 					h := &hots[b0]
-					if !c.plain {
-						c.k.Memory, c.plain = (*plainMem)(c), true
-					}
 					c.t0, c.hi, c.idx = t0, int(b0), 0
 					c.k.Step()
 					c.t = t0 + uint64(h.t)
@@ -36,16 +37,18 @@ func (c *CPU) Run(limit uint64) (stopped bool) {
 				if c.fast(pc, t0, p, b0) {
 					continue
 				}
-				c.careful()
+				c.k.Memory = (*mem)(c)
 				if path[b0] == pathBase {
 					c.execBase(pc, t0, b0)
 				} else {
 					c.execFull(pc, t0, b0)
 				}
+				c.k.Memory = (*plainMem)(c)
 				continue
 			}
-			c.careful()
+			c.k.Memory = (*mem)(c)
 			c.exec()
+			c.k.Memory = (*plainMem)(c)
 			continue
 		}
 		if c.sig&(sigHalted|sigNMI) == sigHalted && (c.sig&sigINT == 0 || !c.k.IFF1) {
@@ -58,8 +61,11 @@ func (c *CPU) Run(limit uint64) (stopped bool) {
 			c.k.IR.Lo = r&0x80 | (r+uint8(n))&0x7f
 			continue
 		}
+		c.k.Memory = (*mem)(c)
 		c.Step()
+		c.k.Memory = (*plainMem)(c)
 	}
+	c.k.Memory = (*mem)(c)
 	return false
 }
 
@@ -115,9 +121,6 @@ func (c *CPU) fast(pc uint16, t0 uint64, p *[256]byte, b0 uint8) bool {
 		}
 	}
 	h := &hots[hi]
-	if !c.plain {
-		k.Memory, c.plain = (*plainMem)(c), true
-	}
 	c.t0, c.hi, c.idx = t0, hi, 0 // c.waits is 0: no I/O here
 	k.Step()
 	T := h.t
@@ -247,19 +250,10 @@ func buildQuick() {
 	}
 }
 
-// careful makes koron's Memory the one that serves prefetched bytes and
-// keeps what koron reads (the paths other than Run's inline plain one).
-func (c *CPU) careful() {
-	if c.plain {
-		c.k.Memory, c.plain = (*mem)(c), false
-	}
-}
-
 // Step executes one instruction, one interrupt acknowledge or (while halted)
 // one 4 T idle M1 cycle, and returns the T-states it took.
 func (c *CPU) Step() int {
 	t := c.t
-	c.careful()
 	switch {
 	case c.sig&sigNMI != 0:
 		c.sig &^= sigEI
