@@ -354,7 +354,17 @@ func (m *plainMem) Get(a uint16) uint8 {
 	return c.getBus(a, i)
 }
 
-func (m *plainMem) Set(a uint16, v uint8) { (*mem)(m).Set(a, v) }
+// Set is mem's Set without keeping the byte for DDCB (never run here).
+func (m *plainMem) Set(a uint16, v uint8) {
+	c := (*CPU)(m)
+	if p := c.wpage[a>>8]; p != nil && !c.holding {
+		c.idx++
+		c.heldA = a // a bus write that completes a HiFirst pair needs it
+		p[uint8(a)] = v
+		return
+	}
+	c.setSlow(a, v, c.idx)
+}
 
 // getBus is a read that needs a timestamp: cycle i of the instruction.
 func (c *CPU) getBus(a uint16, i int) uint8 {
