@@ -22,8 +22,9 @@ func (c *CPU) Run(limit uint64) (stopped bool) {
 			if p := c.rpage[pc>>8]; p != nil {
 				b0 := p[uint8(pc)]
 				switch path[b0] {
+				// The paths without a Bus fetch or a byte to substitute,
+				// through plainMem (see quickKind).
 				case pathPlain:
-					// fast, with its commonest kind inlined by hand.
 					h := &hots[b0]
 					c.t0, c.hi, c.idx = t0, int(b0), 0
 					c.k.Step()
@@ -33,8 +34,44 @@ func (c *CPU) Run(limit uint64) (stopped bool) {
 						c.Mismatches++
 					}
 					continue
+				case pathBase:
+					if kind := quickKind[b0]; kind != qNone {
+						h := &hots[b0]
+						hl := c.k.HL.U16() // for ADD HL,rr's MEMPTR
+						c.t0, c.hi, c.idx = t0, int(b0), 0
+						c.k.Step()
+						T := h.t
+						switch kind {
+						case qJump:
+							c.memptr = c.k.PC
+						case qNN:
+							// JP writes nothing: nn is as koron read it.
+							c.memptr = c.fetched16(pc)
+						case qCond:
+							// JR/CALL/RET cc leave F as they found it.
+							if c.cond(b0) {
+								c.memptr = c.k.PC
+							} else {
+								T = h.tAlt
+								if b0&7 != 0 { // CALL cc: no push, nn intact
+									c.memptr = c.fetched16(pc)
+								}
+							}
+						case qDJNZ:
+							if c.k.BC.Hi == 0 {
+								T = h.tAlt
+							} else {
+								c.memptr = c.k.PC
+							}
+						case qAdd16:
+							c.memptr = hl + 1
+						}
+						c.t = t0 + uint64(T)
+						c.q = c.k.AF.Lo & uint8(int8(h.lenF)>>7)
+						continue
+					}
 				}
-				if c.fast(pc, t0, p, b0) {
+				if c.prefixed(pc, t0, p, b0) {
 					continue
 				}
 				c.k.Memory = (*mem)(c)
@@ -69,56 +106,48 @@ func (c *CPU) Run(limit uint64) (stopped bool) {
 	return false
 }
 
-// fast runs the instruction at pc (opcode b0, read from page p) through
-// koron with plainMem when z80host's part is one of the common cheap ones
-// (quickKind): nothing; a jump's MEMPTR; a condition's T-states; an
-// indexed access's MEMPTR; a repeating block move. Everything z80host
-// must decode before koron runs (the second opcode byte, an index
-// displacement) must be on a page, and the completion must need no byte
-// koron read that cannot be read again. It reports false, having changed
-// nothing, otherwise; execBase and execFull handle every instruction. For
-// the instructions fast takes koron's R count is the Z80's (the sweep
-// tests compare fast with Step, which repairs R).
-func (c *CPU) fast(pc uint16, t0 uint64, p *[256]byte, b0 uint8) bool {
+// prefixed runs a CB, ED, DD or FD instruction at pc (prefix b0, read
+// from page p) through koron with plainMem when z80host's part is one of
+// the common cheap ones (quickKind): nothing, an ADD/ADC/SBC's or an
+// indexed access's MEMPTR, a repeating block move. The bytes z80host must
+// decode before koron runs (the second opcode byte, an index displacement)
+// must be on a page. It reports false, having changed nothing, otherwise;
+// execFull handles every instruction. For the instructions it takes,
+// koron's R count is the Z80's (the sweep tests compare Run with Step,
+// which repairs R).
+func (c *CPU) prefixed(pc uint16, t0 uint64, p *[256]byte, b0 uint8) bool {
 	k := &c.k
-	hi := int(b0)
-	if pre := prefixTable[b0]; pre != 0 {
-		if pc&0xff == 0xff {
-			p = c.rpage[(pc+1)>>8]
-			if p == nil {
-				return false
-			}
-		}
-		hi = int(pre)<<8 | int(p[uint8(pc+1)])
+	pre := prefixTable[b0]
+	if pre == 0 {
+		return false
 	}
+	if pc&0xff == 0xff {
+		if p = c.rpage[(pc+1)>>8]; p == nil {
+			return false
+		}
+	}
+	hi := int(pre)<<8 | int(p[uint8(pc+1)])
 	kind := quickKind[hi]
 	if kind == qNone {
 		return false
 	}
-	var hl uint16
+	var rr uint16 // the register MEMPTR is derived from, before koron runs
 	var d uint8
-	switch kind {
-	case qIXd:
+	switch b0 {
+	case 0xdd:
+		rr = k.IX
+	case 0xfd:
+		rr = k.IY
+	default:
+		rr = k.HL.U16()
+	}
+	if kind == qIXd {
 		if pc&0xff >= 0xfe {
-			p = c.rpage[(pc+2)>>8]
-			if p == nil {
+			if p = c.rpage[(pc+2)>>8]; p == nil {
 				return false
 			}
 		}
 		d = p[uint8(pc+2)]
-		hl = k.IX
-		if b0 == 0xfd {
-			hl = k.IY
-		}
-	case qAdd16:
-		switch b0 {
-		case 0xdd:
-			hl = k.IX
-		case 0xfd:
-			hl = k.IY
-		default:
-			hl = k.HL.U16()
-		}
 	}
 	h := &hots[hi]
 	c.t0, c.hi, c.idx = t0, hi, 0 // c.waits is 0: no I/O here
@@ -129,32 +158,10 @@ func (c *CPU) fast(pc uint16, t0 uint64, p *[256]byte, b0 uint8) bool {
 		if c.idx != int(h.n) {
 			c.Mismatches++
 		}
-	case qJump:
-		c.memptr = k.PC
-	case qNN:
-		// JP writes nothing, so its operand is still as koron read it.
-		c.memptr = c.fetched16(pc)
-	case qCond:
-		// JR/CALL/RET cc leave F as they found it, so the condition can
-		// be read after koron ran.
-		if c.cond(b0) {
-			c.memptr = k.PC
-		} else {
-			T = h.tAlt
-			if b0&7 != 0 { // CALL cc not taken (no push): MEMPTR = nn
-				c.memptr = c.fetched16(pc)
-			}
-		}
-	case qDJNZ:
-		if k.BC.Hi == 0 {
-			T = h.tAlt
-		} else {
-			c.memptr = k.PC
-		}
 	case qAdd16:
-		c.memptr = hl + 1
+		c.memptr = rr + 1
 	case qIXd:
-		c.memptr = hl + uint16(int8(d))
+		c.memptr = rr + uint16(int8(d))
 	case qLDxR:
 		if k.PC != pc {
 			T = h.tAlt
