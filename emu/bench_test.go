@@ -63,9 +63,19 @@ func peerROM(tb testing.TB, w int) []byte {
 }
 
 // flatBus is 64 KB of RAM with the workload's ROM copied in and no devices.
+// With flat set it says its pages are one array (z80host.FlatMemory), as
+// the board does with its ROM switched out.
 type flatBus struct {
 	m     [65536]byte
 	pages [256]*[256]byte
+	flat  bool
+}
+
+func (f *flatBus) FlatMemory() *[65536]byte {
+	if !f.flat {
+		return nil
+	}
+	return &f.m
 }
 
 // MemoryPages gives z80host direct access, as the board does.
@@ -106,72 +116,83 @@ func tPerInstruction(rom []byte) float64 {
 // sliceT is the simulated time one benchmark iteration runs: 10 ms = 40 000 T.
 const sliceT = 10 * sched.Millisecond
 
-// BenchmarkPeerWorkload runs the peer workload (peerDir) as the board's
-// ROM and reports emulated T-states per host second in millions (a real
-// 4 MHz Z80 is 4): "board-MT/s" for the whole board, "z80host-MT/s" for the
-// timed CPU on a bare bus, "koron-MT/s" for koron-go/z80's bare Step loop on
-// the same code. Each iteration runs 10 ms of simulated time on all three,
-// interleaved, so host load (the machine is shared) hits them alike;
-// "board/koron" is the ratio of the rates. The "-cpu" ratios divide by each
+// BenchmarkPeerWorkload runs the peer workload (peerDir) on the board and
+// reports emulated T-states per host second in millions (a real 4 MHz Z80
+// is 4): "board-MT/s" for the whole board, "z80host-MT/s" for the timed CPU
+// on a bare bus with the same memory map, "koron-MT/s" for koron-go/z80's
+// bare Step loop on the same code. In "ram" the workload runs from RAM with
+// the ROM switched out (flat memory, as CP/M runs), in "rom" from the ROM
+// overlay (as the boot ROM runs). Each iteration runs 10 ms of simulated
+// time on all three, interleaved, so host load (the machine is shared)
+// hits them alike; "board/koron" is the ratio of the rates. The "-cpu" ratios divide by each
 // part's CPU time on this thread instead, which other processes do not
 // inflate: "board/z80host-cpu" is the board's cost over the bare timed CPU
 // (the goal: at most 5 %), "z80host/koron-cpu" the timed CPU's over koron.
 func BenchmarkPeerWorkload(b *testing.B) {
 	for _, w := range []int{1, 2} {
-		rom := peerROM(b, w)
-		b.Run(fmt.Sprintf("W%d", w), func(b *testing.B) {
-			board, err := emu.New(emu.DefaultConfig(rom))
-			if err != nil {
-				b.Fatal(err)
-			}
-			bare := &flatBus{}
-			copy(bare.m[:], rom)
-			host := z80host.New(bare)
-			ratio := tPerInstruction(rom)
-			steps := int(float64(sliceT/sched.TState) / ratio)
-			kmem := &flatBus{}
-			copy(kmem.m[:], rom)
-			kcpu := &z80.CPU{Memory: kmem, IO: koronIO{}}
-			limit := uint64(sliceT / sched.TState)
-			var tBoard, tHost, tKoron, cBoard, cHost, cKoron time.Duration
-			b0, h0 := board.CPU().T(), host.T()
-			runtime.LockOSThread()
-			defer runtime.UnlockOSThread()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				t0, c0 := time.Now(), hostcpu.Thread()
-				if err := board.RunFor(sliceT); err != nil {
-					b.Fatal(err)
-				}
-				t1, c1 := time.Now(), hostcpu.Thread()
-				host.Run(host.T() + limit)
-				t2, c2 := time.Now(), hostcpu.Thread()
-				for j := 0; j < steps; j++ {
-					kcpu.Step()
-				}
-				t3, c3 := time.Now(), hostcpu.Thread()
-				tBoard += t1.Sub(t0)
-				tHost += t2.Sub(t1)
-				tKoron += t3.Sub(t2)
-				cBoard += c1 - c0
-				cHost += c2 - c1
-				cKoron += c3 - c2
-			}
-			boardRate := float64(board.CPU().T()-b0) / tBoard.Seconds() / 1e6
-			koronRate := float64(b.N) * float64(steps) * ratio / tKoron.Seconds() / 1e6
-			b.ReportMetric(boardRate, "board-MT/s")
-			b.ReportMetric(float64(host.T()-h0)/tHost.Seconds()/1e6, "z80host-MT/s")
-			b.ReportMetric(koronRate, "koron-MT/s")
-			b.ReportMetric(boardRate/koronRate, "board/koron")
-			if cBoard > 0 && cHost > 0 && cKoron > 0 {
-				perCPU := func(t uint64, d time.Duration) float64 { return float64(t) / d.Seconds() }
-				boardC := perCPU(board.CPU().T()-b0, cBoard)
-				hostC := perCPU(host.T()-h0, cHost)
-				koronC := float64(b.N) * float64(steps) * ratio / cKoron.Seconds()
-				b.ReportMetric(boardC/hostC, "board/z80host-cpu")
-				b.ReportMetric(hostC/koronC, "z80host/koron-cpu")
-			}
-		})
+		for _, where := range []string{"ram", "rom"} {
+			b.Run(fmt.Sprintf("W%d-%s", w, where), func(b *testing.B) {
+				benchPeer(b, peerROM(b, w), where == "ram")
+			})
+		}
+	}
+}
+
+func benchPeer(b *testing.B, rom []byte, inRAM bool) {
+	board, err := emu.New(emu.DefaultConfig(rom))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if inRAM {
+		board.LoadRAM(0, rom)
+		board.Out(0x00, emu.LatchRAM, board.CPU().T())
+	}
+	bare := &flatBus{flat: inRAM}
+	copy(bare.m[:], rom)
+	host := z80host.New(bare)
+	ratio := tPerInstruction(rom)
+	steps := int(float64(sliceT/sched.TState) / ratio)
+	kmem := &flatBus{}
+	copy(kmem.m[:], rom)
+	kcpu := &z80.CPU{Memory: kmem, IO: koronIO{}}
+	limit := uint64(sliceT / sched.TState)
+	var tBoard, tHost, tKoron, cBoard, cHost, cKoron time.Duration
+	b0, h0 := board.CPU().T(), host.T()
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t0, c0 := time.Now(), hostcpu.Thread()
+		if err := board.RunFor(sliceT); err != nil {
+			b.Fatal(err)
+		}
+		t1, c1 := time.Now(), hostcpu.Thread()
+		host.Run(host.T() + limit)
+		t2, c2 := time.Now(), hostcpu.Thread()
+		for j := 0; j < steps; j++ {
+			kcpu.Step()
+		}
+		t3, c3 := time.Now(), hostcpu.Thread()
+		tBoard += t1.Sub(t0)
+		tHost += t2.Sub(t1)
+		tKoron += t3.Sub(t2)
+		cBoard += c1 - c0
+		cHost += c2 - c1
+		cKoron += c3 - c2
+	}
+	boardRate := float64(board.CPU().T()-b0) / tBoard.Seconds() / 1e6
+	koronRate := float64(b.N) * float64(steps) * ratio / tKoron.Seconds() / 1e6
+	b.ReportMetric(boardRate, "board-MT/s")
+	b.ReportMetric(float64(host.T()-h0)/tHost.Seconds()/1e6, "z80host-MT/s")
+	b.ReportMetric(koronRate, "koron-MT/s")
+	b.ReportMetric(boardRate/koronRate, "board/koron")
+	if cBoard > 0 && cHost > 0 && cKoron > 0 {
+		perCPU := func(t uint64, d time.Duration) float64 { return float64(t) / d.Seconds() }
+		boardC := perCPU(board.CPU().T()-b0, cBoard)
+		hostC := perCPU(host.T()-h0, cHost)
+		koronC := float64(b.N) * float64(steps) * ratio / cKoron.Seconds()
+		b.ReportMetric(boardC/hostC, "board/z80host-cpu")
+		b.ReportMetric(hostC/koronC, "z80host/koron-cpu")
 	}
 }
 

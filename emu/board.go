@@ -274,6 +274,11 @@ func (b *Board) PrinterData() uint8 { return b.printerData }
 // Memory pages for the CPU's fast path (z80host.Pages).
 func (b *Board) MemoryPages() (read, write *[256]*[256]byte) { return &b.rpage, &b.wpage }
 
+// FlatMemory is the RAM the pages are slices of (z80host.FlatMemory): with
+// the ROM switched out and no memory observer, Run reads and writes it
+// directly.
+func (b *Board) FlatMemory() *[65536]byte { return &b.ram }
+
 func (b *Board) mapMemory() {
 	for p := 0; p < 256; p++ {
 		ram := (*[256]byte)(b.ram[p*256 : p*256+256])
@@ -286,6 +291,9 @@ func (b *Board) mapMemory() {
 		if b.obs.memWatched(p) { // every access to the page through Fetch/Read/Write
 			b.rpage[p], b.wpage[p] = nil, nil
 		}
+	}
+	if b.cpu != nil {
+		b.cpu.PagesChanged()
 	}
 }
 

@@ -9,12 +9,12 @@ var noPages [256]*[256]byte
 func (c *CPU) Run(limit uint64) (stopped bool) {
 	c.limit = limit
 	hook := c.Hook
-	// koron's Memory is plainMem while Run's fast paths run and mem
+	// koron's Memory is runMem while Run's fast paths run and mem
 	// (which serves prefetched bytes and keeps what koron reads) otherwise.
-	c.k.Memory = (*plainMem)(c)
+	c.k.Memory, c.inRun = c.runMem, true
 	for c.t < c.limit {
 		if hook != nil && hook.BeforeInstruction(c.k.PC, c.t) {
-			c.k.Memory = (*mem)(c)
+			c.k.Memory, c.inRun = (*mem)(c), false
 			return true
 		}
 		if c.sig == 0 {
@@ -74,18 +74,18 @@ func (c *CPU) Run(limit uint64) (stopped bool) {
 				if c.prefixed(pc, t0, p, b0) {
 					continue
 				}
-				c.k.Memory = (*mem)(c)
+				c.k.Memory, c.inRun = (*mem)(c), false
 				if path[b0] == pathBase {
 					c.execBase(pc, t0, b0)
 				} else {
 					c.execFull(pc, t0, b0)
 				}
-				c.k.Memory = (*plainMem)(c)
+				c.k.Memory, c.inRun = c.runMem, true
 				continue
 			}
-			c.k.Memory = (*mem)(c)
+			c.k.Memory, c.inRun = (*mem)(c), false
 			c.exec()
-			c.k.Memory = (*plainMem)(c)
+			c.k.Memory, c.inRun = c.runMem, true
 			continue
 		}
 		if c.sig&(sigHalted|sigNMI) == sigHalted && (c.sig&sigINT == 0 || !c.k.IFF1) {
@@ -98,11 +98,11 @@ func (c *CPU) Run(limit uint64) (stopped bool) {
 			c.k.IR.Lo = r&0x80 | (r+uint8(n))&0x7f
 			continue
 		}
-		c.k.Memory = (*mem)(c)
+		c.k.Memory, c.inRun = (*mem)(c), false
 		c.Step()
-		c.k.Memory = (*plainMem)(c)
+		c.k.Memory, c.inRun = c.runMem, true
 	}
-	c.k.Memory = (*mem)(c)
+	c.k.Memory, c.inRun = (*mem)(c), false
 	return false
 }
 
@@ -371,6 +371,23 @@ func (m *plainMem) Set(a uint16, v uint8) {
 		return
 	}
 	c.setSlow(a, v, c.idx)
+}
+
+// flatMem is plainMem when every page is one array's (FlatMemory): no
+// access reaches the Bus, so none needs a time; the count is kept for the
+// cycle table check.
+type flatMem CPU
+
+func (m *flatMem) Get(a uint16) uint8 {
+	c := (*CPU)(m)
+	c.idx++
+	return c.flat[a]
+}
+
+func (m *flatMem) Set(a uint16, v uint8) {
+	c := (*CPU)(m)
+	c.idx++
+	c.flat[a] = v
 }
 
 // getBus is a read that needs a timestamp: cycle i of the instruction.

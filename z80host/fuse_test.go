@@ -202,17 +202,30 @@ type pagedFuseBus struct {
 
 func (b *pagedFuseBus) MemoryPages() (r, w *[256]*[256]byte) { return &b.rp, &b.rp }
 
-func fuseRunPaged(tc fuseIn) (*CPU, *fuseBus) {
-	b := &pagedFuseBus{}
+// flatFuseBus also says that its pages are one array (FlatMemory).
+type flatFuseBus struct{ pagedFuseBus }
+
+func (b *flatFuseBus) FlatMemory() *[65536]byte { return &b.mem }
+
+func fuseRunPaged(tc fuseIn, flat bool) (*CPU, *fuseBus) {
+	b := &flatFuseBus{}
 	for _, m := range tc.mem {
 		copy(b.mem[m.addr:], m.data)
 	}
 	for p := range b.rp {
 		b.rp[p] = (*[256]byte)(b.mem[p*256 : p*256+256])
 	}
-	c := New(b)
+	var c *CPU
+	if flat {
+		c = New(b)
+	} else {
+		c = New(&b.pagedFuseBus)
+	}
 	c.SetRegs(tc.regs.r)
 	c.Run(tc.regs.tstat)
+	if (c.flat != nil) != flat {
+		panic("fuseRunPaged: flat memory not as asked")
+	}
 	return c, &b.fuseBus
 }
 
@@ -295,12 +308,21 @@ func fuseCompare(tc fuseIn, want fuseOut, c *CPU, b *fuseBus) []string {
 
 // TestFUSE runs every vector instruction by instruction with Step on a
 // Bus that sees every access; TestFUSEThroughRun runs them with Run, all
-// memory on pages, which is how the board runs them.
-func TestFUSE(t *testing.T) { testFUSE(t, false) }
+// memory on pages, which is how the board runs them, and
+// TestFUSEThroughRunFlat with the pages one flat array.
+func TestFUSE(t *testing.T) { testFUSE(t, fuseStep) }
 
-func TestFUSEThroughRun(t *testing.T) { testFUSE(t, true) }
+func TestFUSEThroughRun(t *testing.T) { testFUSE(t, fusePaged) }
 
-func testFUSE(t *testing.T, paged bool) {
+func TestFUSEThroughRunFlat(t *testing.T) { testFUSE(t, fuseFlat) }
+
+const (
+	fuseStep = iota
+	fusePaged
+	fuseFlat
+)
+
+func testFUSE(t *testing.T, how int) {
 	in := filepath.Join(fuseDir, "tests.in")
 	if _, err := os.Stat(in); err != nil {
 		if os.Getenv("CI") == "true" {
@@ -319,12 +341,14 @@ func testFUSE(t *testing.T, paged bool) {
 		}
 		w, ok := want[tc.name]
 		require.True(t, ok, "no expected result for %s", tc.name)
-		run := fuseRun
-		if paged {
-			run = fuseRunPaged
+		var c *CPU
+		var b *fuseBus
+		if how == fuseStep {
+			c, b = fuseRun(tc)
+		} else {
+			c, b = fuseRunPaged(tc, how == fuseFlat)
 			w.events = portEvents(w.events)
 		}
-		c, b := run(tc)
 		if d := fuseCompare(tc, w, c, b); len(d) > 0 {
 			fail++
 			if fail <= 40 {

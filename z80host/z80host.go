@@ -26,6 +26,17 @@ type Pages interface {
 	MemoryPages() (read, write *[256]*[256]byte)
 }
 
+// FlatMemory is an optional interface of a Pages Bus whose pages, when
+// every one of them is plain RAM read and written alike, are the 256
+// slices of one 64 KB array in order. While the page tables say so, Run
+// reads and writes that array without looking the pages up. A Bus that
+// implements it must call the CPU's PagesChanged after it changes its page
+// tables.
+type FlatMemory interface {
+	Pages
+	FlatMemory() *[65536]byte
+}
+
 // InterruptAck is the daisy chain as the CPU sees it.
 type InterruptAck interface {
 	Acknowledge(t uint64) uint8 // vector/opcode byte on the bus in the INTA cycle
@@ -80,6 +91,11 @@ type CPU struct {
 	ack   InterruptAck
 	rpage *[256]*[256]byte
 	wpage *[256]*[256]byte
+	flat  *[65536]byte // every page is this array's, read and write alike; or nil
+	// runMem is koron's Memory while Run's fast paths run: flatMem when
+	// flat is set, plainMem otherwise; inRun says they are running.
+	runMem z80.Memory
+	inRun  bool
 
 	// Hook is nil when unused.
 	Hook Hook
@@ -126,8 +142,36 @@ func New(bus Bus) *CPU {
 			c.rpage, c.wpage = r, w
 		}
 	}
+	c.PagesChanged()
 	c.Reset()
 	return c
+}
+
+// PagesChanged tells the CPU that the Bus changed its page tables. Only a
+// Bus that implements FlatMemory needs to call it; the CPU reads the other
+// tables on every access anyway.
+func (c *CPU) PagesChanged() {
+	c.flat, c.runMem = nil, (*plainMem)(c)
+	if f, ok := c.bus.(FlatMemory); ok {
+		if m := f.FlatMemory(); m != nil && c.isFlat(m) {
+			c.flat, c.runMem = m, (*flatMem)(c)
+		}
+	}
+	if c.inRun {
+		// Between instructions (a Hook) or inside a Bus access of a fast
+		// path: both Memory kinds serve the rest of it alike.
+		c.k.Memory = c.runMem
+	}
+}
+
+func (c *CPU) isFlat(m *[65536]byte) bool {
+	for i := range c.rpage {
+		p := (*[256]byte)(m[i*256 : i*256+256])
+		if c.rpage[i] != p || c.wpage[i] != p {
+			return false
+		}
+	}
+	return true
 }
 
 // Reset puts the CPU in the reset state: PC, I, R = 0, IM 0, IFF1 = IFF2 =

@@ -387,3 +387,69 @@ func TestNMIWakesHalt(t *testing.T) {
 	assert.Equal(t, uint16(0x66), c.PC())
 	assert.Equal(t, []uint8{0x02, 0x00}, b.mem[0xeffe:0xf000])
 }
+
+// countBus is ramBus counting the reads that reach the Bus.
+type countBus struct {
+	ramBus
+	reads int
+}
+
+func (b *countBus) Read(a uint16, t uint64) uint8 { b.reads++; return b.ramBus.Read(a, t) }
+
+type hookFunc func(pc uint16, t uint64) bool
+
+func (f hookFunc) BeforeInstruction(pc uint16, t uint64) bool { return f(pc, t) }
+
+// Flat memory is used only while the page tables are one array, and a
+// change the Bus reports (PagesChanged) takes effect at the next access,
+// also when a Hook makes it between two instructions of one Run.
+func TestFlatMemoryFollowsPageChanges(t *testing.T) {
+	b := &countBus{ramBus: *newRAMBus()}
+	for i := range b.rpage { // the copy's pages must point into the copy
+		p := (*[256]byte)(b.mem[i*256 : i*256+256])
+		b.rpage[i], b.wpage[i] = p, p
+	}
+	// LD HL,0; LD A,(HL); LD B,A; LD H,80h; LD A,(HL); LD C,A; LD A,(HL);
+	// HALT (plain instructions: the fast path)
+	b.load(0x100, []byte{0x21, 0x00, 0x00, 0x7e, 0x47, 0x26, 0x80, 0x7e, 0x4f, 0x7e, 0x76})
+	b.mem[0x0000], b.mem[0x8000] = 0x55, 0x66
+	c := New(b)
+	require.True(t, c.flat != nil, "one array: flat")
+	run := func() Regs {
+		r := c.Regs()
+		r.PC, r.Halted = 0x100, false
+		c.SetRegs(r)
+		c.Run(c.T() + 100)
+		return c.Regs()
+	}
+	r := run()
+	assert.Equal(t, uint16(0x5566), r.BC, "RAM at 0000h and 8000h")
+	assert.Zero(t, b.reads)
+
+	var rom [256]byte
+	rom[0] = 0xaa
+	b.rpage[0] = &rom // a ROM over page 0 for reads
+	c.PagesChanged()
+	assert.True(t, c.flat == nil, "page 0 reads another array: not flat")
+	r = run()
+	assert.Equal(t, uint16(0xaa66), r.BC, "the ROM's byte at 0000h")
+
+	b.rpage[0] = b.wpage[0]
+	c.PagesChanged()
+	require.True(t, c.flat != nil)
+	// Between the two reads of 8000h a Hook hands page 80h to the Bus.
+	c.Hook = hookFunc(func(pc uint16, _ uint64) bool {
+		if pc == 0x109 {
+			b.rpage[0x80], b.wpage[0x80] = nil, nil
+			c.PagesChanged()
+		}
+		return false
+	})
+	b.mem[0x8000] = 0x77
+	r = run()
+	assert.Equal(t, uint16(0x5577), r.BC)
+	assert.Equal(t, uint8(0x77), uint8(r.AF>>8))
+	assert.Equal(t, 1, b.reads, "the second LD A,(HL) at 8000h went to the Bus")
+	assert.True(t, c.flat == nil)
+	assert.Zero(t, c.Mismatches)
+}

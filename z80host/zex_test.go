@@ -15,25 +15,27 @@ import (
 	"github.com/lbplus/lbplus/internal/hostcpu"
 )
 
-// ramBus is 64 KB of RAM exposed as pages (the fast path) with a port
-// space that returns 0xFF.
+// ramBus is 64 KB of RAM exposed as pages of one array (the fast path,
+// flat) with a port space that returns 0xFF.
 type ramBus struct {
-	mem          [256][256]byte
+	mem          [65536]byte
 	rpage, wpage [256]*[256]byte
 }
 
 func newRAMBus() *ramBus {
 	b := &ramBus{}
-	for i := range b.mem {
-		b.rpage[i], b.wpage[i] = &b.mem[i], &b.mem[i]
+	for i := range b.rpage {
+		p := (*[256]byte)(b.mem[i*256 : i*256+256])
+		b.rpage[i], b.wpage[i] = p, p
 	}
 	return b
 }
 
 func (b *ramBus) MemoryPages() (r, w *[256]*[256]byte) { return &b.rpage, &b.wpage }
-func (b *ramBus) Fetch(a uint16, t uint64) uint8       { return b.mem[a>>8][a&0xff] }
-func (b *ramBus) Read(a uint16, t uint64) uint8        { return b.mem[a>>8][a&0xff] }
-func (b *ramBus) Write(a uint16, v uint8, t uint64)    { b.mem[a>>8][a&0xff] = v }
+func (b *ramBus) FlatMemory() *[65536]byte             { return &b.mem }
+func (b *ramBus) Fetch(a uint16, t uint64) uint8       { return b.mem[a] }
+func (b *ramBus) Read(a uint16, t uint64) uint8        { return b.mem[a] }
+func (b *ramBus) Write(a uint16, v uint8, t uint64)    { b.mem[a] = v }
 func (b *ramBus) In(p uint16, t uint64) (uint8, int)   { return 0xff, 0 }
 func (b *ramBus) Out(p uint16, v uint8, t uint64) int  { return 0 }
 func (b *ramBus) load(a uint16, data []byte) {
