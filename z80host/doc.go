@@ -63,36 +63,49 @@
 //
 // # Speed
 //
-// Per instruction z80host reads the opcode from its page and looks it up
-// in a 256-entry path table. An unprefixed instruction that koron executes
-// exactly and that has one T-state count (the common path: loads, ALU
-// operations, INC/DEC, PUSH/POP, ...) then costs koron's own Step plus a
-// handful of stores, the T-state sum and Q, inlined in Run. Conditional
-// and MEMPTR-setting unprefixed instructions add their fix-up; prefixed
-// ones also the prefix decode and the R repair. Reads and writes that hit
-// a page skip all cycle bookkeeping: only an access that reaches the Bus
-// computes its T-state. BenchmarkPeerSideBySide (and emu's
-// BenchmarkPeerWorkload) measure the peer workload on z80host and on bare
-// koron in alternating slices of one run, per second of the thread's CPU
-// time. On a loaded 2-core host z80host ran at 0.76-0.80 of koron's rate on
-// W1 (the simple loop) and 0.73-0.92 on W2 (the mixed one; 0.73 against
-// koron on emu's array-backed Memory, 0.87-0.92 against its DumbMemory),
-// and the board with its devices idle at 0.997-0.999 of z80host alone. On
-// the same host when quiet (load 0.2, -count 5) the ratio is lower (bare
-// koron gains more from the quiet host; why is not measured): 0.696-0.703
-// on W1 and 0.600-0.611 on W2, short of the 0.7 aimed at on W2.
-// Before this path existed the ratio was 0.53 and ZEXALL ran at 360 M
-// T-states per CPU second; it now runs at 520.
+// Run reads each instruction's opcode from its page (for CB, ED, DD and FD
+// also the second byte) and takes one of three paths:
+//
+//   - plain: an unprefixed instruction koron executes exactly, with one
+//     T-state count and nothing to correct (loads, ALU operations, INC/DEC,
+//     PUSH/POP, EX, JP (HL), ...): koron's Step, then the T-state sum and Q;
+//   - quick (quickKind): jumps, calls, returns and RST (MEMPTR = the new
+//     PC), JP cc, JR/CALL/RET cc and DJNZ (their condition is read after
+//     koron ran: they leave F alone), ADD/ADC/SBC HL|IX|IY,rr, (IX+d)
+//     accesses, CB and ED instructions koron gets right, LDIR/LDDR:
+//     koron's Step and a few operations of completion;
+//   - the rest (I/O, HALT, EI, undefined ED, DDCB, SCF/CCF, the (nn) and
+//     (BC)/(DE) loads, an opcode byte on the Bus): execBase and execFull,
+//     with the prefetch buffer described above.
+//
+// On the first two koron's Memory is plainMem: koron's re-read of the
+// opcode comes from the page again, and each access is only counted (the
+// count is the cycle a Bus access would need the time of) and served from
+// its page. While every page is one array's (FlatMemory: the board with
+// its ROM switched out), flatMem indexes that array without the page
+// lookup. Only an access that reaches the Bus computes its T-state.
+//
+// BenchmarkPeerSideBySide measures the peer workload on z80host (flat RAM)
+// and on bare koron on its own DumbMemory, in alternating 1 M T-state
+// slices of one run, per second of the thread's CPU time. On a quiet
+// 2-core host, five alternating runs each: W1 (the simple loop) 0.91
+// (0.91-0.93) of koron, W2 (the mixed one) 0.86 (0.85-0.87), where the
+// code before this path structure gave 0.70 and 0.61 in the same runs.
+// Which of the two rates the bare loop lands on (about 735 or 820 M
+// T-states per CPU second) changes with the test binary's layout, not with
+// z80host; at 820, W1 and W2 are 0.82 and 0.78. emu's BenchmarkPeerWorkload
+// compares against koron on an array-backed Memory, the fastest it runs
+// (875-900): from RAM 0.77 (W1) and 0.71 (W2), from the ROM overlay (the
+// page lookup) 0.75 and 0.66; the board with its devices idle runs at
+// 0.98-0.99 of z80host alone on the same memory map. ZEXALL runs at 499 M
+// T-states per CPU second (435 before).
 //
 // The remaining limit is the wrapping itself, which the design keeps
 // (koron is the instruction engine and is not forked): every instruction
-// is decoded twice (z80host's table lookup picks the cycle list and the
-// path, koron's switch picks the semantics), and every memory access koron
-// makes, including re-reading the opcode z80host already fetched, is an
-// interface call into z80host's Memory that checks the prefetch buffer
-// before the page. Both are per instruction and per access costs that only
-// a koron that reported its opcode class and accepted a page table could
-// remove.
+// is decoded twice (z80host's path table picks the cycle list and the
+// completion, koron's switch the semantics), Run's loop keeps time, Q and
+// the access count per instruction, and every access koron makes is an
+// interface call into z80host's Memory rather than into a bare array.
 //
 // # Verification
 //

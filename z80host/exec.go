@@ -361,7 +361,8 @@ func (m *plainMem) Get(a uint16) uint8 {
 	return c.getBus(a, i)
 }
 
-// Set is mem's Set without keeping the byte for DDCB (never run here).
+// Set serves a write to a page directly (no time needed), otherwise to
+// the Bus at its cycle's time (setSlow); mem.Set adds keeping the byte.
 func (m *plainMem) Set(a uint16, v uint8) {
 	c := (*CPU)(m)
 	if p := c.wpage[a>>8]; p != nil && !c.holding {
@@ -417,15 +418,8 @@ func (c *CPU) cycle(i int) uint64 {
 // the two are issued in address order (higher first), each at its own
 // cycle's time.
 func (m *mem) Set(a uint16, v uint8) {
-	c := (*CPU)(m)
-	c.lastW = v
-	if p := c.wpage[a>>8]; p != nil && !c.holding {
-		c.idx++
-		c.heldA = a // a bus write that completes a HiFirst pair needs it
-		p[uint8(a)] = v
-		return
-	}
-	c.setSlow(a, v, c.idx)
+	m.lastW = v // for DDCB's register copy
+	(*plainMem)(m).Set(a, v)
 }
 
 // setSlow is a write that needs a timestamp (or completes a held pair):
@@ -496,30 +490,9 @@ func (c *CPU) execBase(pc uint16, t0 uint64, b0 uint8) {
 	post := h.post
 	c.buf[0] = b0
 	c.t0, c.waits, c.hi, c.npre, c.idx = t0, 0, int(b0), 1, 0
-	taken := true
-	if h.cond == optable.Flag {
-		taken = c.cond(b0)
-	}
-	var hl uint16
-	switch post {
-	case pAdd16:
-		hl = k.HL.U16()
-	case pSCF:
-		c.f0 = k.AF.Lo
-	}
+	hl := c.before(post)
 	k.Step()
-	T := h.t
-	switch h.cond {
-	case optable.Flag:
-		if !taken {
-			T = h.tAlt
-		}
-	case optable.DJNZ:
-		if k.BC.Hi == 0 {
-			T = h.tAlt
-			taken = false
-		}
-	}
+	T, taken := c.tstates(h, b0, pc)
 	c.t = t0 + uint64(T) + c.waits
 	if post != pNone {
 		c.post(post, taken, 1, pc, hl, 0)
@@ -605,39 +578,12 @@ func (c *CPU) execFull(pc uint16, t0 uint64, b0 uint8) {
 		c.own(post, h, pc, r)
 		return
 	}
-	op := c.buf[npre-1]
-	taken := true
-	if h.cond == optable.Flag {
-		taken = c.cond(op)
-	}
-	var hl uint16
-	switch post {
-	case pAdd16:
-		hl = k.HL.U16()
-	case pSCF:
-		c.f0 = k.AF.Lo
-	}
+	hl := c.before(post)
 	c.idx = 0
 	k.PC = pc
 	k.IR.Lo = r
 	k.Step()
-	T := h.t
-	switch h.cond {
-	case optable.Flag:
-		if !taken {
-			T = h.tAlt
-		}
-	case optable.DJNZ:
-		if k.BC.Hi == 0 {
-			T = h.tAlt
-			taken = false
-		}
-	case optable.Repeat:
-		if k.PC != pc {
-			T = h.tAlt
-			taken = false
-		}
-	}
+	T, taken := c.tstates(h, c.buf[npre-1], pc)
 	c.t = t0 + uint64(T) + c.waits
 	if post != pLDRA {
 		k.IR.Lo = r&0x80 | (r+h.m1)&0x7f
@@ -650,6 +596,39 @@ func (c *CPU) execFull(pc uint16, t0 uint64, b0 uint8) {
 	if h.lenF&setsF != 0 {
 		c.q = k.AF.Lo
 	}
+}
+
+// before keeps what post needs from before koron runs: HL for an ADD's
+// MEMPTR (returned), F for SCF/CCF.
+func (c *CPU) before(post uint8) (hl uint16) {
+	switch post {
+	case pAdd16:
+		return c.k.HL.U16()
+	case pSCF:
+		c.f0 = c.k.AF.Lo
+	}
+	return 0
+}
+
+// tstates returns the T-states of the instruction koron just ran (hots
+// entry h, opcode op at pc) and whether it took its branch or repeated,
+// judged after koron ran it: JR/JP/CALL/RET cc leave F as they found it,
+// DJNZ leaves the B it tested, and a repeating block instruction winds PC
+// back to itself.
+func (c *CPU) tstates(h *hot, op uint8, pc uint16) (T uint8, taken bool) {
+	taken = true
+	switch h.cond {
+	case optable.Flag:
+		taken = c.cond(op)
+	case optable.DJNZ:
+		taken = c.k.BC.Hi != 0
+	case optable.Repeat:
+		taken = c.k.PC == pc
+	}
+	if !taken {
+		return h.tAlt, false
+	}
+	return h.t, true
 }
 
 // cond evaluates the condition of JR cc, JP cc, CALL cc, RET cc.
