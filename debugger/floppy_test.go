@@ -1,13 +1,12 @@
 package debugger
 
 import (
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/lbplus/lbplus/devices/fdimage"
+	"github.com/lbplus/lbplus/debugger/internal/debuggertest"
 	"github.com/lbplus/lbplus/emu"
 	"github.com/lbplus/lbplus/roms/monitor"
 	"github.com/lbplus/lbplus/sched"
@@ -38,18 +37,7 @@ func TestStepFloppyCommand(t *testing.T) {
 // pulse stops once a revolution (200 ms at 300 rpm), and the recorder
 // keeps the INDEX edges.
 func TestStepIndexPulse(t *testing.T) {
-	rom, err := monitor.Image()
-	require.NoError(t, err)
-	f, err := fdimage.ParseFormat("amp2")
-	require.NoError(t, err)
-	path := filepath.Join(t.TempDir(), "a.imd")
-	require.NoError(t, fdimage.Create(path, f, f.NewDisk(0xE5), "IMD 1.18: 01/01/2026 00:00:00"))
-	cfg := emu.DefaultConfig(rom)
-	cfg.Floppies = []emu.Floppy{{Drive: 0, Image: path}}
-	b, err := emu.New(cfg)
-	require.NoError(t, err)
-	defer b.Close()
-	d := ForBoard(b, NewRecorder(1<<12))
+	d := ForBoard(debuggertest.BlankFloppyBoard(t), NewRecorder(1<<12))
 	var ts []sched.Time
 	for i := 0; i < 3; i++ {
 		st, err := d.StepIndex()

@@ -30,8 +30,8 @@ import (
 	"github.com/lbplus/lbplus/asm"
 	"github.com/lbplus/lbplus/bench"
 	"github.com/lbplus/lbplus/debugger"
+	"github.com/lbplus/lbplus/debugger/internal/debuggertest"
 	"github.com/lbplus/lbplus/devices/acb4000"
-	"github.com/lbplus/lbplus/devices/fdimage"
 	diskimage "github.com/lbplus/lbplus/devices/image"
 	"github.com/lbplus/lbplus/devices/mcd403"
 	"github.com/lbplus/lbplus/emu"
@@ -770,17 +770,7 @@ func TestWindowBackupRun(t *testing.T) {
 // pulse: the boot ROM tries floppy A first, and with a diskette in drive
 // A the spindle turns once in 200 ms (300 rpm).
 func TestWindowFloppyKeys(t *testing.T) {
-	rom, err := monitor.Image()
-	require.NoError(t, err)
-	f, err := fdimage.ParseFormat("amp2")
-	require.NoError(t, err)
-	path := filepath.Join(t.TempDir(), "a.imd")
-	require.NoError(t, fdimage.Create(path, f, f.NewDisk(0xE5), "IMD 1.18: 01/01/2026 00:00:00"))
-	cfg := emu.DefaultConfig(rom)
-	cfg.Floppies = []emu.Floppy{{Drive: 0, Image: path}}
-	b, err := emu.New(cfg)
-	require.NoError(t, err)
-	t.Cleanup(func() { b.Close() })
+	b := debuggertest.BlankFloppyBoard(t)
 	d := debugger.ForBoard(b, debugger.NewRecorder(1<<12))
 	w := New(d, Options{Panels: debugger.DevicePanels(b)})
 	onGame(func() {
