@@ -16,13 +16,9 @@ import (
 // emptyDrive is a WD1772 whose drive A has no disk in it, as the ROM sees
 // it: the registers answer, Restore finds track 0, and a Read Address or
 // Read Sector never ends because no index pulse ever comes (docs/FLOPPY.md,
-// docs/BOOT.md) until a Force Interrupt stops it. It records when each
-// command came.
+// docs/BOOT.md) until a Force Interrupt stops it.
 type emptyDrive struct {
-	now               func() sched.Time
 	status, trk, sect uint8
-	cmds              []uint8
-	times             []sched.Time
 }
 
 func (f *emptyDrive) Read(reg int) uint8 {
@@ -40,8 +36,6 @@ func (f *emptyDrive) Read(reg int) uint8 {
 func (f *emptyDrive) Write(reg int, v uint8) {
 	switch reg {
 	case 0:
-		f.cmds = append(f.cmds, v)
-		f.times = append(f.times, f.now())
 		switch {
 		case v&0xF0 == 0xD0:
 			f.status &^= 0x01
@@ -55,6 +49,24 @@ func (f *emptyDrive) Write(reg int, v uint8) {
 	case 2:
 		f.sect = v
 	}
+}
+
+// fdCommand is a byte written to the WD1772's command register and when.
+type fdCommand struct {
+	at  sched.Time
+	cmd uint8
+}
+
+// watchFDC records every WD1772 command the CPU writes (port C0h), to the
+// board's chip or a stand-in alike.
+func watchFDC(b *emu.Board) *[]fdCommand {
+	var cmds []fdCommand
+	b.ObservePorts(0xC0, 0xC0, func(t uint64, _ uint16, v uint8, out bool) {
+		if out {
+			cmds = append(cmds, fdCommand{sched.Time(t) * sched.TState, v})
+		}
+	})
+	return &cmds
 }
 
 // hgenLoader is a boot block that loads a system the way Ampro's HGEN
@@ -143,6 +155,20 @@ func (x xebecInit) Command(t *scsi.Target, cdb []byte) {
 	recv(0)
 }
 
+// The ROM's waits before the READ of block 0 (docs/BOOT.md): the master's
+// power-up wait, the floppy attempt, the pause before SCSI. A floppy wait
+// is 65536 polls of the WD1772's status: 59 T each for Read Address, 48 T
+// for a type I command such as Restore.
+const (
+	powerUpWait    = 1 * sched.Second
+	readIDTimeout  = 65536 * 59 * sched.TState // 0.967 s
+	restoreTimeout = 65536 * 48 * sched.TState // 0.786 s
+	scsiWait       = 5 * sched.Second
+	// bootSlack covers the rest: the banner at 9600 baud, the bus reset,
+	// arbitration and selection.
+	bootSlack = 200 * sched.Millisecond
+)
+
 func TestAutoBoot(t *testing.T) {
 	tests := []struct {
 		name     string
@@ -151,30 +177,30 @@ func TestAutoBoot(t *testing.T) {
 		fdc      bool // a stand-in WD1772 whose drive A is empty
 		realFD   bool // the board's WD1772 and an empty drive 0
 		resets   int
-		earliest sched.Time // the ROM's waits before the boot sector is read
+		restored bool       // the Restore ends (TR00 seen) rather than timing out
+		read0    sched.Time // the ROM's waits before block 0 is read
 	}{
-		// No drive cabled: the WD1772 finds no TR00 and no index, and the
-		// floppy attempt runs into its timeouts before SCSI is tried.
-		{"master boots target 0", 7, 0, false, false, 1, 15 * sched.Second},
-		{"slave boots target 7", 3, 7, false, false, 0, 14 * sched.Second},
-		{"empty floppy first", 7, 0, true, false, 1, 11 * sched.Second},
-		{"empty drive on the WD1772", 7, 0, false, true, 1, 11 * sched.Second},
+		// No drive cabled: the WD1772 finds no TR00 and no index, so the
+		// one Restore and each Read Address run into their timeouts.
+		{"master boots target 0", 7, 0, false, false, 1, false, powerUpWait + restoreTimeout + 5*readIDTimeout + scsiWait},
+		{"slave boots target 7", 3, 7, false, false, 0, false, restoreTimeout + 5*readIDTimeout + scsiWait},
+		// An empty drive: the Restore ends at once, the Read Addresses time out.
+		{"empty floppy first", 7, 0, true, false, 1, true, powerUpWait + 5*readIDTimeout + scsiWait},
+		{"empty drive on the WD1772", 7, 0, false, true, 1, true, powerUpWait + 5*readIDTimeout + scsiWait},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			var fd *emptyDrive
 			var r *bootRig
 			switch {
 			case tc.fdc:
-				fd = &emptyDrive{}
-				r = newBootRig(t, tc.id, fd)
-				fd.now = r.b.Now
+				r = newBootRig(t, tc.id, &emptyDrive{})
 			case tc.realFD:
 				r = newBootRig(t, tc.id, nil, emu.Floppy{Drive: 0})
 			default:
 				r = newBootRig(t, tc.id, nil)
 			}
-			d := &script{disk: hgenDisk(t)}
+			fdc := watchFDC(r.b)
+			d := &script{disk: hgenDisk(t), now: r.b.Now}
 			scsi.NewTarget(r.bus, tc.target, "disk", xebecInit{d}, scsi.DefaultTiming())
 			require.NoError(t, r.ty.WaitFor("COLD\r\n"))
 			require.NoError(t, r.ty.WaitFor("> "), "RET from the cold start reaches the monitor")
@@ -191,23 +217,41 @@ func TestAutoBoot(t *testing.T) {
 			assert.Equal(t, byte(31), r.b.RAM(0xB1FF), "block 31 copied")
 			assert.Equal(t, tc.resets, d.resets, "SCSI RST pulses")
 			assert.Equal(t, uint16(0), word(r.b, 0x801E), "READTRK advanced the DMA address by 16 KB (C000h + 4000h wraps)")
-			assert.Greater(t, r.tr.Times[len(r.tr.Times)-1], tc.earliest)
-			t.Logf("booted at %v", r.tr.Times[len(r.tr.Times)-1])
 			assert.NotContains(t, r.tr.String(), "lbplus monitor", "no key was typed")
 
-			if fd != nil {
-				var readIDs []sched.Time
-				for i, c := range fd.cmds {
-					if c == 0xC8 {
-						readIDs = append(readIDs, fd.times[i])
-						require.Greater(t, len(fd.cmds), i+1)
-						assert.Equal(t, uint8(0xD0), fd.cmds[i+1], "a Read Address that never ends is forced off")
-						wait := fd.times[i+1] - fd.times[i]
-						assert.InDelta(t, float64(sched.Second), float64(wait), float64(100*sched.Millisecond), "after about a second")
-					}
-				}
-				assert.Len(t, readIDs, 5, "five tries [F AMPROM]")
+			// The floppy attempt: Force Interrupt and one Restore, then five
+			// Read Addresses, each forced off after about a second [F AMPROM].
+			cmds := *fdc
+			require.GreaterOrEqual(t, len(cmds), 3)
+			assert.Equal(t, uint8(0xD0), cmds[0].cmd, "Force Interrupt first")
+			assert.Equal(t, uint8(0x08), cmds[1].cmd, "then Restore, 6 ms steps, no spin-up wait")
+			rest := cmds[2:]
+			if !tc.restored {
+				require.NotEmpty(t, rest)
+				assert.Equal(t, uint8(0xD0), rest[0].cmd, "a Restore that never sees TR00 is forced off")
+				assert.InDelta(t, float64(restoreTimeout), float64(rest[0].at-cmds[1].at), float64(sched.Millisecond), "after its timeout")
+				rest = rest[1:]
 			}
+			var readIDs int
+			for i, c := range rest {
+				switch c.cmd {
+				case 0xC8:
+					readIDs++
+					require.Greater(t, len(rest), i+1)
+					assert.Equal(t, uint8(0xD0), rest[i+1].cmd, "a Read Address that never ends is forced off")
+					wait := rest[i+1].at - c.at
+					assert.InDelta(t, float64(readIDTimeout), float64(wait), float64(sched.Millisecond), "after about a second")
+				case 0xD0:
+				default:
+					t.Errorf("WD1772 command %02Xh at %v: only one Restore, then Read Addresses", c.cmd, c.at)
+				}
+			}
+			assert.Equal(t, 5, readIDs, "five tries [F AMPROM]")
+
+			require.NotEmpty(t, d.at)
+			t.Logf("block 0 read at %v", d.at[0])
+			assert.GreaterOrEqual(t, d.at[0], tc.read0, "after the ROM's waits")
+			assert.Less(t, d.at[0], tc.read0+bootSlack, "and not much later")
 		})
 	}
 }

@@ -24,11 +24,16 @@ type script struct {
 	hang    bool   // never continue after the CDB
 	dataOut bool   // ask for DATA OUT instead
 	cdbs    [][]byte
+	now     func() sched.Time // when set: at records when each CDB came
+	at      []sched.Time
 	resets  int
 }
 
 func (d *script) Command(t *scsi.Target, cdb []byte) {
 	d.cdbs = append(d.cdbs, append([]byte(nil), cdb...))
+	if d.now != nil {
+		d.at = append(d.at, d.now())
+	}
 	switch {
 	case d.hang:
 	case d.dataOut:

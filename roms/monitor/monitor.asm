@@ -5,10 +5,10 @@
 ; copy with the ROM switched off (port 00 bit 6), sets both DART channels to
 ; 9600 baud, and boots:
 ;
-;   1. floppy drive A, if a WD1772 answers: Restore, Read Address (timed
-;      out in software: an empty drive gives no index pulses), double-sided
-;      media known by sector IDs >= 17, sector 1 (or 17) of cylinder 0 read
-;      to 9000h;
+;   1. floppy drive A, if a WD1772 answers: one Restore, then up to five
+;      Read Address tries (each timed out in software after about 1 s: an
+;      empty drive gives no index pulses), double-sided media known by
+;      sector IDs >= 17, sector 1 (or 17) of cylinder 0 read to 9000h;
 ;   2. SCSI, after 5 s: initiator ID 7 on the J9 jumpers makes the board the
 ;      master (1 s after reset it pulses SCSI RST and boots target 0); any
 ;      other ID boots target 7. READ(6) of block 0 to 9000h.
@@ -302,16 +302,20 @@ fdc_ok: ld a,0A5h
         ret
 
 ; fdboot: boot from floppy drive A, or return (CF=1, HL = why) if it fails.
+; Drive A is selected and restored once; then Read Address is tried up to
+; five times, each given about 1 s (a timed-out one ends with Force
+; Interrupt, which leaves the drive ready for the next). With no drive
+; cabled the Restore never sees TR00 and runs into its own timeout, once.
 fdboot: xor a
         ld (bdev),a
         call fdc_ok
         ld hl,nofdcmsg
         scf
         ret nz
+        call fdsetup        ; one Restore, not one a try [F AMPROM]
         ld a,5              ; Read Address: five tries [F AMPROM]
         ld (tries),a
-fdb1:   call fdsetup
-        call readid
+fdb1:   call readid
         jr z,fdb2
         ld hl,tries
         dec (hl)
