@@ -255,3 +255,50 @@ func TestAutoBoot(t *testing.T) {
 		})
 	}
 }
+
+// A key typed during any of the boot's waits enters the monitor: the 1 s
+// power-up wait, the Restore or a Read Address running into its timeout
+// (the ROM looks at the console once a timeout unit, so within about a
+// second), the pause before SCSI. On its way the ROM forces the WD1772
+// idle (Force Interrupt) and deselects the drive (port 00 = 40h).
+func TestKeyDuringBoot(t *testing.T) {
+	tests := []struct {
+		name    string
+		at      sched.Time // when the key is typed
+		drive   bool       // an empty drive 0 is cabled
+		running uint8      // the WD1772 command running then (0: none)
+	}{
+		{"power-up wait", 500 * sched.Millisecond, false, 0},
+		{"the Restore, no drive", 1500 * sched.Millisecond, false, 0x08},
+		{"a Read Address, no drive", 3 * sched.Second, false, 0xC8},
+		{"a Read Address, empty drive", 3 * sched.Second, true, 0xC8},
+		{"the pause before SCSI", 9 * sched.Second, false, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var floppies []emu.Floppy
+			if tc.drive {
+				floppies = []emu.Floppy{{Drive: 0}}
+			}
+			r := newBootRig(t, 7, nil, floppies...)
+			fdc := watchFDC(r.b)
+			require.NoError(t, r.b.RunFor(tc.at))
+			n := len(*fdc)
+			if tc.running != 0 {
+				require.NotZero(t, n)
+				assert.Equal(t, tc.running, (*fdc)[n-1].cmd, "the command running when the key comes")
+				assert.NotZero(t, r.b.FDC().Peek(0)&0x01, "BUSY")
+			}
+			require.NoError(t, r.ty.Type(" "))
+			require.NoError(t, r.ty.WaitFor("lbplus monitor"))
+			assert.Less(t, r.b.Now()-tc.at, readIDTimeout+100*sched.Millisecond, "the monitor within a timeout unit")
+			after := (*fdc)[n:]
+			require.Len(t, after, 1, "one floppy command after the key")
+			assert.Equal(t, uint8(0xD0), after[0].cmd, "Force Interrupt")
+			assert.Zero(t, r.b.FDC().Peek(0)&0x01, "the WD1772 is idle")
+			assert.Equal(t, uint8(0x40), r.b.Latch(), "ROM off, no drive selected")
+			assert.Contains(t, r.command(t, "I 29"), "\r\nFF\r\n", "the monitor answers: J9 ID 7, spare jumpers open")
+			assert.NotContains(t, r.tr.String(), "No boot disk", "the boot stopped at the key")
+		})
+	}
+}
