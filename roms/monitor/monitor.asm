@@ -137,8 +137,9 @@ SELPOLLS equ 19600
 REQUNITS equ 5
 ; Delays poll the console: one poll is 48 T, so 20833 polls are 250 ms.
 Q250MS  equ 20833
-; A floppy command is given FDUNITS x 65536 status polls of 59 T (0.97 s
-; each) before the ROM forces an interrupt: Ampro's ROM allows about 1 s
+; A floppy command is given FDUNITS x 65536 status polls before the ROM
+; forces an interrupt: 59 T a poll while data may move (0.97 s each), 48 T
+; during Restore or Step In (0.79 s). Ampro's ROM allows about 1 s
 ; [F AMPROM; docs/BOOT.md].
 FDUNITS equ 1
 

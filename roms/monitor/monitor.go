@@ -16,8 +16,8 @@
 //   - Arbitration before selection, as Ampro's ROM does [F AMPROM]; no
 //     ATN/IDENTIFY (SASI style) [A]. The LUN is in CDB byte 1.
 //   - Timeouts and delays are poll counts of known T-states (48 T a console
-//     poll, 51 T a selection poll, 59 T a floppy status poll, 70 T a REQ
-//     poll), not CTC time; they assume a 4 MHz clock and no WAIT, as
+//     poll, 51 T a selection poll, 59 T a floppy status poll (48 T during
+//     Restore or Step In), 70 T a REQ poll), not CTC time; they assume a 4 MHz clock and no WAIT, as
 //     Ampro's do [F AMPROM].
 //   - After a failed floppy boot the step-in, side and retry behaviour
 //     beyond what boot sectors use (two boot tracks) is our choice [A].
