@@ -3,10 +3,7 @@
 package mcd403
 
 import (
-	"bufio"
 	"fmt"
-	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/lbplus/lbplus/internal/killtest"
 	"github.com/lbplus/lbplus/sched"
 	"github.com/lbplus/lbplus/scsi"
 	"github.com/lbplus/lbplus/scsi/scsitest"
@@ -23,14 +21,9 @@ import (
 // writes blocks through the drive and prints each block number when GOOD
 // came back, until it is killed.
 func TestHelperTapeWriter(t *testing.T) {
-	path := os.Getenv("LBPLUS_TAPE_CHILD")
-	if path == "" {
-		t.Skip("helper process only")
-	}
-	tape, err := Open(path, false)
+	tape, err := Open(killtest.Child(t), false)
 	if err != nil {
-		fmt.Println("error", err)
-		os.Exit(1)
+		killtest.Fail(err)
 	}
 	s := sched.New()
 	bus := scsi.NewBus(s)
@@ -39,8 +32,7 @@ func TestHelperTapeWriter(t *testing.T) {
 	for b := 0; ; b++ {
 		res := h.Run(tapeID, rw(OpWrite, b, 1), pattern(b, 8192), false, 0, 60*sched.Second)
 		if res.Status != scsi.StatusGood {
-			fmt.Println("error status", res.Status)
-			os.Exit(1)
+			killtest.Fail(fmt.Errorf("status %v", res.Status))
 		}
 		fmt.Println(b)
 	}
@@ -51,22 +43,15 @@ func TestHelperTapeWriter(t *testing.T) {
 func TestKillKeepsAcknowledgedBlocks(t *testing.T) {
 	path := t.TempDir() + "/k.tape"
 	require.NoError(t, Create(path, 3))
-	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperTapeWriter$")
-	cmd.Env = append(os.Environ(), "LBPLUS_TAPE_CHILD="+path)
-	out, err := cmd.StdoutPipe()
-	require.NoError(t, err)
-	require.NoError(t, cmd.Start())
-	rd := bufio.NewReader(out)
+	child := killtest.Start(t, "TestHelperTapeWriter", path)
 	acked := -1
 	for acked < 3 {
-		line, err := rd.ReadString('\n')
-		require.NoError(t, err)
+		line := child.Line()
 		n, err := strconv.Atoi(strings.TrimSpace(line))
 		require.NoError(t, err, line)
 		acked = n
 	}
-	require.NoError(t, cmd.Process.Kill())
-	cmd.Wait()
+	child.Kill()
 
 	tape, err := Open(path, false)
 	require.NoError(t, err, "no stale lock")
