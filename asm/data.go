@@ -9,7 +9,11 @@ import (
 	"strings"
 )
 
-func (a *assembler) dataBytes(w *token, ops []token) []byte {
+// dataList is the operand list of DB (size 1) or DW (size 2): items
+// separated by commas, each an expression put in as size bytes, low byte
+// first. A DB item may also be a string of other than one character, put in
+// as its bytes; a DB value from 100h to FEFFh is an error.
+func (a *assembler) dataList(w *token, ops []token, size int) []byte {
 	parts := splitOps(ops)
 	if len(parts) == 0 {
 		a.hardf(w.col, "%s needs operands", w.text)
@@ -21,7 +25,7 @@ func (a *assembler) dataBytes(w *token, ops []token) []byte {
 			a.hardf(w.col, "empty item in %s list", w.text)
 			return nil
 		}
-		if len(p) == 1 && p[0].kind == tStr && len(p[0].str) != 1 {
+		if size == 1 && len(p) == 1 && p[0].kind == tStr && len(p[0].str) != 1 {
 			out = append(out, p[0].str...)
 			continue
 		}
@@ -33,37 +37,13 @@ func (a *assembler) dataBytes(w *token, ops []token) []byte {
 		v, err := eval(e, a)
 		if err != nil {
 			a.errorf(err.col, "%s", err.msg)
-		} else if v > 0xFF && v < 0xFF00 {
+		} else if size == 1 && v > 0xFF && v < 0xFF00 {
 			a.errorf(p[0].col, "value %s out of range for a byte", hex16(v))
 		}
 		out = append(out, byte(v))
-	}
-	a.emit(out)
-	return out
-}
-
-func (a *assembler) dataWords(w *token, ops []token) []byte {
-	parts := splitOps(ops)
-	if len(parts) == 0 {
-		a.hardf(w.col, "%s needs operands", w.text)
-		return nil
-	}
-	var out []byte
-	for _, p := range parts {
-		if len(p) == 0 {
-			a.hardf(w.col, "empty item in %s list", w.text)
-			return nil
+		if size == 2 {
+			out = append(out, byte(v>>8))
 		}
-		e, err := parseExpr(p)
-		if err != nil {
-			a.hardf(err.col, "%s", err.msg)
-			return nil
-		}
-		v, err := eval(e, a)
-		if err != nil {
-			a.errorf(err.col, "%s", err.msg)
-		}
-		out = append(out, byte(v), byte(v>>8))
 	}
 	a.emit(out)
 	return out

@@ -247,6 +247,15 @@ func (c *encoder) fail(col int, msg string) {
 
 func (c *encoder) emit(b ...byte) { c.buf = append(c.buf, b...) }
 
+// prefixed emits o's index prefix (DDh or FDh) when o names IX, IY or one of
+// their halves, then b.
+func (c *encoder) prefixed(o operand, b ...byte) {
+	if o.pfx != 0 {
+		c.emit(o.pfx)
+	}
+	c.emit(b...)
+}
+
 func (c *encoder) value(o operand) int64 {
 	if c.err != nil {
 		return 0
@@ -326,10 +335,7 @@ func isR8(o operand) bool { return o.kind == oReg8 || o.kind == oIndHL || o.kind
 func (c *encoder) r8(o operand, op byte, shift uint, tail ...byte) {
 	switch o.kind {
 	case oReg8:
-		if o.pfx != 0 {
-			c.emit(o.pfx)
-		}
-		c.emit(op | byte(o.reg)<<shift)
+		c.prefixed(o, op|byte(o.reg)<<shift)
 	case oIndHL:
 		c.emit(op | 6<<shift)
 	case oIndIdx:
@@ -386,10 +392,7 @@ func (c *encoder) encode(mn string, ops []operand) {
 		}
 		switch o := ops[0]; {
 		case o.kind == oReg16 && o.reg != 3:
-			if o.pfx != 0 {
-				c.emit(o.pfx)
-			}
-			c.emit(base | byte(o.reg)<<4)
+			c.prefixed(o, base|byte(o.reg)<<4)
 		case o.kind == oAF:
 			c.emit(base | 0x30)
 		default:
@@ -406,10 +409,7 @@ func (c *encoder) encode(mn string, ops []operand) {
 		case d.kind == oAF && s.kind == oAFx:
 			c.emit(0x08)
 		case d.kind == oIndSP && s.kind == oReg16 && s.reg == 2:
-			if s.pfx != 0 {
-				c.emit(s.pfx)
-			}
-			c.emit(0xE3)
+			c.prefixed(s, 0xE3)
 		default:
 			c.bad(s)
 		}
@@ -451,10 +451,7 @@ func (c *encoder) encode(mn string, ops []operand) {
 		case isR8(o):
 			c.r8(o, d8, 3)
 		case o.kind == oReg16:
-			if o.pfx != 0 {
-				c.emit(o.pfx)
-			}
-			c.emit(d16 | byte(o.reg)<<4)
+			c.prefixed(o, d16|byte(o.reg)<<4)
 		default:
 			c.bad(o)
 		}
@@ -660,10 +657,7 @@ func (c *encoder) add16(mn string, d, s operand) {
 	}
 	switch mn {
 	case "ADD":
-		if d.pfx != 0 {
-			c.emit(d.pfx)
-		}
-		c.emit(0x09 | byte(s.reg)<<4)
+		c.prefixed(d, 0x09|byte(s.reg)<<4)
 	case "ADC", "SBC":
 		if d.pfx != 0 {
 			c.bad(d)
@@ -728,44 +722,29 @@ func (c *encoder) ld(d, s operand) {
 		c.emit(0x32)
 		c.word(d)
 	case d.kind == oReg8 && c.imm(s):
-		if d.pfx != 0 {
-			c.emit(d.pfx)
-		}
-		c.emit(0x06|byte(d.reg)<<3, c.byteVal(s))
+		c.prefixed(d, 0x06|byte(d.reg)<<3, c.byteVal(s))
 	case d.kind == oIndHL && c.imm(s):
 		c.emit(0x36, c.byteVal(s))
 	case d.kind == oIndIdx && c.imm(s):
 		dd := c.disp(d)
 		c.emit(d.pfx, 0x36, dd, c.byteVal(s))
 	case d.kind == oReg16 && d.reg == 3 && s.kind == oReg16 && s.reg == 2:
-		if s.pfx != 0 {
-			c.emit(s.pfx)
-		}
-		c.emit(0xF9)
+		c.prefixed(s, 0xF9)
 	case d.kind == oReg16 && s.kind == oIndImm:
 		switch {
 		case d.reg == 2:
-			if d.pfx != 0 {
-				c.emit(d.pfx)
-			}
-			c.emit(0x2A)
+			c.prefixed(d, 0x2A)
 		default:
 			c.emit(0xED, 0x4B|byte(d.reg)<<4)
 		}
 		c.word(s)
 	case d.kind == oReg16 && s.kind == oImm:
-		if d.pfx != 0 {
-			c.emit(d.pfx)
-		}
-		c.emit(0x01 | byte(d.reg)<<4)
+		c.prefixed(d, 0x01|byte(d.reg)<<4)
 		c.word(s)
 	case d.kind == oIndImm && s.kind == oReg16:
 		switch {
 		case s.reg == 2:
-			if s.pfx != 0 {
-				c.emit(s.pfx)
-			}
-			c.emit(0x22)
+			c.prefixed(s, 0x22)
 		default:
 			c.emit(0xED, 0x43|byte(s.reg)<<4)
 		}

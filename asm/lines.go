@@ -370,9 +370,9 @@ func (a *assembler) statement(l srcLine, toks []token, lerr *lexError) {
 		a.pc += a.phaseOff
 		a.phaseOff = 0
 	case "DB", "DEFB", "DEFM", "DM", "BYTE":
-		emitted = a.dataBytes(w, ops)
+		emitted = a.dataList(w, ops, 1)
 	case "DW", "DEFW", "WORD":
-		emitted = a.dataWords(w, ops)
+		emitted = a.dataList(w, ops, 2)
 	case "DS", "DEFS", "BLOCK":
 		emitted = a.dataSpace(w, ops)
 	case "END":
