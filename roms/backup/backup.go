@@ -53,22 +53,7 @@ func Sources() fs.FS { return asm.UnionFS(FS, scsilib.FS, bios.FS) }
 func Build() (*asm.Result, error) { return build() }
 
 var build = sync.OnceValues(func() (*asm.Result, error) {
-	r, err := asm.Assemble(Sources(), "backup.asm", asm.Options{})
-	if err != nil {
-		return nil, fmt.Errorf("backup.asm: %w", err)
-	}
-	buf, err := r.Symbol("BUF")
-	if err != nil {
-		return nil, fmt.Errorf("backup.asm: %w", err)
-	}
-	stack, err := r.Symbol("stack")
-	if err != nil {
-		return nil, fmt.Errorf("backup.asm: %w", err)
-	}
-	if stack > buf {
-		return nil, fmt.Errorf("backup.asm: program ends at %04Xh, inside its buffer at %04Xh", stack, buf)
-	}
-	return r, nil
+	return scsilib.AssembleRAMProgram(Sources(), "backup.asm")
 })
 
 // Source selects how the disk is read.

@@ -54,14 +54,7 @@ func Sources() fs.FS { return asm.UnionFS(files, scsilib.FS) }
 func Build() (*asm.Result, error) { return build() }
 
 var build = sync.OnceValues(func() (*asm.Result, error) {
-	r, err := asm.Assemble(Sources(), "diskbench.asm", asm.Options{})
-	if err != nil {
-		return nil, fmt.Errorf("diskbench.asm: %w", err)
-	}
-	if st, buf := r.Symbols["stack"], r.Symbols["BUF"]; st > buf {
-		return nil, fmt.Errorf("diskbench.asm: program ends at %04Xh, inside its buffer at %04Xh", st, buf)
-	}
-	return r, nil
+	return scsilib.AssembleRAMProgram(Sources(), "diskbench.asm")
 })
 
 // Limits and sizes of diskbench.asm's parameter block and buffer.

@@ -46,7 +46,10 @@ package scsilib
 
 import (
 	"embed"
+	"fmt"
 	"io/fs"
+
+	"github.com/lbplus/lbplus/asm"
 )
 
 //go:embed *.inc
@@ -54,3 +57,28 @@ var files embed.FS
 
 // FS holds the include files at its root.
 var FS fs.FS = files
+
+// AssembleRAMProgram assembles file from fsys (the program's own sources
+// joined with FS and whatever else it includes, asm.UnionFS) as one of the
+// RAM programs the bench harnesses run (BACKUP, DISKBENCH, TAPEBENCH): code,
+// variables and stack first, up to the label stack, then the transfer
+// buffer at BUF. A program whose stack runs into its buffer, or that lacks
+// either symbol, is an error naming file.
+func AssembleRAMProgram(fsys fs.FS, file string) (*asm.Result, error) {
+	r, err := asm.Assemble(fsys, file, asm.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	buf, err := r.Symbol("BUF")
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	stack, err := r.Symbol("stack")
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	if stack > buf {
+		return nil, fmt.Errorf("%s: program ends at %04Xh, inside its buffer at %04Xh", file, stack, buf)
+	}
+	return r, nil
+}

@@ -43,3 +43,32 @@ func TestAssembles(t *testing.T) {
 		assert.Equal(t, want, r.Bytes, "pasmo and lbplus/asm differ at org %x", org)
 	}
 }
+
+// A RAM program assembles only when its stack ends at or below its buffer
+// and both symbols exist; every error names the source file.
+func TestAssembleRAMProgram(t *testing.T) {
+	for _, tc := range []struct {
+		name, src, err string
+	}{
+		{"fits", "BUF EQU 0200h\n ORG 0100h\n ld sp,stack\n DS 20h\nstack:\n END\n", ""},
+		{"stack at the buffer", "BUF EQU 0123h\n ORG 0100h\n ld sp,stack\n DS 20h\nstack:\n END\n", ""},
+		{"stack in the buffer", "BUF EQU 0110h\n ORG 0100h\n ld sp,stack\n DS 20h\nstack:\n END\n",
+			"p.asm: program ends at 0123h, inside its buffer at 0110h"},
+		{"no buffer", " ORG 0100h\n ld sp,stack\nstack:\n END\n", `p.asm: asm: symbol "BUF" is not defined`},
+		{"no stack", "BUF EQU 0200h\n ORG 0100h\n ret\n END\n", `p.asm: asm: symbol "stack" is not defined`},
+		{"bad source", " ORG 0100h\n ld q,1\n END\n", "p.asm:"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fsys := asm.UnionFS(fstest.MapFS{"p.asm": {Data: []byte(tc.src)}}, FS)
+			r, err := AssembleRAMProgram(fsys, "p.asm")
+			if tc.err == "" {
+				require.NoError(t, err)
+				assert.LessOrEqual(t, r.Symbols["stack"], r.Symbols["BUF"])
+				return
+			}
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.err)
+			assert.Nil(t, r)
+		})
+	}
+}

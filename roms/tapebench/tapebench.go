@@ -21,7 +21,6 @@ package tapebench
 
 import (
 	"embed"
-	"fmt"
 	"io/fs"
 	"sync"
 
@@ -41,12 +40,5 @@ var FS fs.FS = files
 func Build() (*asm.Result, error) { return build() }
 
 var build = sync.OnceValues(func() (*asm.Result, error) {
-	r, err := asm.Assemble(asm.UnionFS(FS, scsilib.FS), "tapebench.asm", asm.Options{})
-	if err != nil {
-		return nil, fmt.Errorf("tapebench.asm: %w", err)
-	}
-	if st, buf := r.Symbols["stack"], r.Symbols["BUF"]; st > buf {
-		return nil, fmt.Errorf("tapebench.asm: program ends at %04Xh, inside its buffer at %04Xh", st, buf)
-	}
-	return r, nil
+	return scsilib.AssembleRAMProgram(asm.UnionFS(FS, scsilib.FS), "tapebench.asm")
 })
