@@ -221,19 +221,29 @@ type rig struct {
 	ty *console.Typist
 }
 
-func bootDisk(t *testing.T, path string) *rig {
+// newRig is the boot ROM on a board that setup fills in (drives, devices,
+// jumpers), its console on a transcript; the typist waits at most limit.
+func newRig(t *testing.T, limit sched.Time, setup func(*emu.Config)) *rig {
 	t.Helper()
 	rom, err := monitor.Image()
 	require.NoError(t, err)
 	r := &rig{tr: &console.Transcript{}}
 	cfg := emu.DefaultConfig(rom)
 	cfg.ConsoleOut = r.tr.Out
-	cfg.SCSI = []scsidev.Spec{{ID: 0, Type: "acb4000", Images: []string{path}}}
+	setup(&cfg)
 	r.b, err = emu.New(cfg)
 	require.NoError(t, err)
 	t.Cleanup(func() { r.b.Close() })
-	r.ty = &console.Typist{B: r.b, T: r.tr, Limit: 20 * sched.Second}
+	r.ty = &console.Typist{B: r.b, T: r.tr, Limit: limit}
 	return r
+}
+
+// bootDisk boots the ROM with the hard disk image path at SCSI ID 0.
+func bootDisk(t *testing.T, path string) *rig {
+	t.Helper()
+	return newRig(t, 20*sched.Second, func(cfg *emu.Config) {
+		cfg.SCSI = []scsidev.Spec{{ID: 0, Type: "acb4000", Images: []string{path}}}
+	})
 }
 
 func TestBIOSOnTheBoard(t *testing.T) {

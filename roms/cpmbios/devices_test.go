@@ -7,10 +7,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/lbplus/lbplus/emu"
-	"github.com/lbplus/lbplus/emu/console"
 	"github.com/lbplus/lbplus/roms/cpm"
 	"github.com/lbplus/lbplus/roms/cpmbios"
-	"github.com/lbplus/lbplus/roms/monitor"
 	"github.com/lbplus/lbplus/sched"
 	"github.com/lbplus/lbplus/scsi/scsidev"
 )
@@ -50,19 +48,12 @@ func TestDevicesAndClock(t *testing.T) {
 
 func testDevicesAndClock(t *testing.T, cascade bool) {
 	path := systemDisk(t, ourSystem(t), cpmbios.HDConfig{Partitions: 1})
-	rom, err := monitor.Image()
-	require.NoError(t, err)
-	r := &rig{tr: &console.Transcript{}}
 	var aux []byte
-	cfg := emu.DefaultConfig(rom)
-	cfg.ConsoleOut = r.tr.Out
-	cfg.SerialBOut = func(_ sched.Time, b byte) { aux = append(aux, b) }
-	cfg.SCSI = []scsidev.Spec{{ID: 0, Type: "acb4000", Images: []string{path}}}
-	cfg.Jumpers.TO2ToTRG3 = cascade
-	r.b, err = emu.New(cfg)
-	require.NoError(t, err)
-	t.Cleanup(func() { r.b.Close() })
-	r.ty = &console.Typist{B: r.b, T: r.tr, Limit: 30 * sched.Second}
+	r := newRig(t, 30*sched.Second, func(cfg *emu.Config) {
+		cfg.SerialBOut = func(_ sched.Time, b byte) { aux = append(aux, b) }
+		cfg.SCSI = []scsidev.Spec{{ID: 0, Type: "acb4000", Images: []string{path}}}
+		cfg.Jumpers.TO2ToTRG3 = cascade
+	})
 	require.NoError(t, r.ty.WaitFor("A>"))
 	assert.Equal(t, uint8(0x95), r.b.RAM(3), "default IOBYTE: LST=LPT, PUN=PTP, RDR=PTR, CON=CRT")
 
@@ -119,18 +110,11 @@ listst: ld hl,(1)               ; WBOOT entry + 2Ah = LISTST (entry 15)
 // the printer's BUSY (DART B's RI) as LISTST sees it.
 func TestIOBYTEInputAndPrinterBusy(t *testing.T) {
 	path := systemDisk(t, ourSystem(t), cpmbios.HDConfig{Partitions: 1})
-	rom, err := monitor.Image()
-	require.NoError(t, err)
-	r := &rig{tr: &console.Transcript{}}
 	var aux []byte
-	cfg := emu.DefaultConfig(rom)
-	cfg.ConsoleOut = r.tr.Out
-	cfg.SerialBOut = func(_ sched.Time, b byte) { aux = append(aux, b) }
-	cfg.SCSI = []scsidev.Spec{{ID: 0, Type: "acb4000", Images: []string{path}}}
-	r.b, err = emu.New(cfg)
-	require.NoError(t, err)
-	t.Cleanup(func() { r.b.Close() })
-	r.ty = &console.Typist{B: r.b, T: r.tr, Limit: 30 * sched.Second}
+	r := newRig(t, 30*sched.Second, func(cfg *emu.Config) {
+		cfg.SerialBOut = func(_ sched.Time, b byte) { aux = append(aux, b) }
+		cfg.SCSI = []scsidev.Spec{{ID: 0, Type: "acb4000", Images: []string{path}}}
+	})
 	require.NoError(t, r.ty.WaitFor("A>"))
 	r.b.LoadRAM(0x100, assembleSrc(t, inProg).Bytes)
 	r.cmd(t, "SAVE 1 IN.COM", "A>")

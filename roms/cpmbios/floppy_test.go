@@ -8,9 +8,7 @@ import (
 
 	"github.com/lbplus/lbplus/devices/fdimage"
 	"github.com/lbplus/lbplus/emu"
-	"github.com/lbplus/lbplus/emu/console"
 	"github.com/lbplus/lbplus/roms/cpmbios"
-	"github.com/lbplus/lbplus/roms/monitor"
 	"github.com/lbplus/lbplus/sched"
 	"github.com/lbplus/lbplus/scsi/scsidev"
 )
@@ -31,18 +29,10 @@ func systemFloppy(t *testing.T, name string, sys []byte) string {
 // SCSI devices.
 func bootMachine(t *testing.T, floppies []emu.Floppy, scsi []scsidev.Spec) *rig {
 	t.Helper()
-	rom, err := monitor.Image()
-	require.NoError(t, err)
-	r := &rig{tr: &console.Transcript{}}
-	cfg := emu.DefaultConfig(rom)
-	cfg.ConsoleOut = r.tr.Out
-	cfg.Floppies = floppies
-	cfg.SCSI = scsi
-	r.b, err = emu.New(cfg)
-	require.NoError(t, err)
-	t.Cleanup(func() { r.b.Close() })
-	r.ty = &console.Typist{B: r.b, T: r.tr, Limit: 30 * sched.Second}
-	return r
+	return newRig(t, 30*sched.Second, func(cfg *emu.Config) {
+		cfg.Floppies = floppies
+		cfg.SCSI = scsi
+	})
 }
 
 func (r *rig) cmd(t *testing.T, line, want string) {
