@@ -19,17 +19,7 @@ import (
 // The drive at its usual ID on the machine's bus (BACKUP's default).
 const tapeID = 1
 
-func rw(op byte, block, count int) []byte {
-	return []byte{op, byte(block>>16) & 0x1F, byte(block >> 8), byte(block), byte(count), 0}
-}
-
-func pattern(block int, size int) []byte {
-	b := make([]byte, size)
-	for i := range b {
-		b[i] = byte(i*7 + block*13 + i>>8)
-	}
-	return b
-}
+var rw, pattern = mcd403.RW, mcd403.Pattern
 
 // z80 plays the Ampro's Z80 against the machine's NCR 5380: every register
 // or DACK access happens at now, which then moves on by the instruction

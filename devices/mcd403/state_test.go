@@ -2,7 +2,6 @@ package mcd403
 
 import (
 	"bytes"
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -50,12 +49,7 @@ func TestStateMidWriteLooksWithoutChangingAndRoundTrips(t *testing.T) {
 	_, err = r.tgt.State()
 	require.NoError(t, err)
 
-	path := filepath.Join(t.TempDir(), "t2.tape")
-	require.NoError(t, Create(path, 3))
-	tape, err := Open(path, false)
-	require.NoError(t, err)
-	d2, _ := Attach(scsi.NewBus(sched.New()), tapeID, "mcd403", DefaultParams(), tape)
-	defer d2.Close()
+	d2 := newRig(t, rigOpts{interleave: 3}).d // a second drive, on a bus of its own
 	require.NoError(t, d2.SetState(st))
 	st2 := d2.State()
 	st2.Position, st2.Streaming, st2.Track, st2.Slot, st2.Block = st.Position, st.Streaming, st.Track, st.Slot, st.Block // display: d2's clock is at 0
@@ -98,12 +92,7 @@ func TestStateWithTheSecondBufferRoundTrips(t *testing.T) {
 	_, err := r.s.State()
 	require.NoError(t, err, "every pending event is owned")
 
-	path := filepath.Join(t.TempDir(), "t2.tape")
-	require.NoError(t, Create(path, 3))
-	tape, err := Open(path, false)
-	require.NoError(t, err)
-	d2, _ := Attach(scsi.NewBus(sched.New()), tapeID, "mcd403", DefaultParams(), tape)
-	defer d2.Close()
+	d2 := newRig(t, rigOpts{interleave: 3}).d // a second drive, on a bus of its own
 	require.NoError(t, d2.SetState(st))
 	st2 := d2.State()
 	st2.Position, st2.Streaming = st.Position, st.Streaming
