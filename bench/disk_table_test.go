@@ -2,7 +2,6 @@ package bench
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -19,9 +18,7 @@ import (
 var st125Head = acb4000.Geometry{Name: "st125-head", Cylinders: 2, Heads: 4, Sectors: 17, SectorSize: 512}
 
 func meanScope(t *testing.T, il int, p diskbench.Params, samples int) float64 {
-	path := filepath.Join(t.TempDir(), "hd.img")
-	require.NoError(t, acb4000.Create(path, st125Head, true, il))
-	d := path
+	d := headDisk(t, il)
 	dp := acb4000.DefaultParams()
 	var sum float64
 	for j := range samples {

@@ -15,16 +15,23 @@ import (
 
 func diskPattern(lba, i int) byte { return byte(lba*13+i) ^ byte(i>>8) }
 
-func openDisk(t *testing.T, il int) string {
+// diskBlocks is the first n blocks of diskPattern.
+func diskBlocks(n int) []byte {
+	blk := make([]byte, diskbench.BlockSize*n)
+	for i := range blk {
+		blk[i] = diskPattern(i/diskbench.BlockSize, i%diskbench.BlockSize)
+	}
+	return blk
+}
+
+// openDisk is an ST-125 image at interleave il whose first blocks hold
+// diskBlocks(blocks).
+func openDisk(t *testing.T, il, blocks int) string {
 	path := filepath.Join(t.TempDir(), "hd.img")
 	require.NoError(t, acb4000.Create(path, acb4000.ST125, true, il))
 	f, err := os.OpenFile(path, os.O_WRONLY, 0)
 	require.NoError(t, err)
-	blk := make([]byte, diskbench.BlockSize*64)
-	for i := range blk {
-		blk[i] = diskPattern(i/diskbench.BlockSize, i%diskbench.BlockSize)
-	}
-	_, err = f.WriteAt(blk, 0)
+	_, err = f.WriteAt(diskBlocks(blocks), 0)
 	require.NoError(t, err)
 	require.NoError(t, f.Close())
 	return path
@@ -33,7 +40,7 @@ func openDisk(t *testing.T, il int) string {
 // The program reads 8 KB on the emulated board: the bytes arrive, the CTC
 // and the scope agree, and INIR moves a byte every 5.25 us.
 func TestRunReadsOnBoard(t *testing.T) {
-	d := openDisk(t, 3)
+	d := openDisk(t, 3, 64)
 	res, err := RunDisk(d, acb4000.DefaultParams(), diskbench.Defaults(), false)
 	require.NoError(t, err)
 	require.Empty(t, res.Failed)
@@ -41,11 +48,7 @@ func TestRunReadsOnBoard(t *testing.T) {
 	assert.Len(t, res.Sectors, 16)
 	// The program's CTC time also covers its own code around the READs.
 	assert.InDelta(t, float64(res.Scope), float64(res.CTC), float64(sched.Millisecond))
-	want := make([]byte, 8192)
-	for i := range want {
-		want[i] = diskPattern(i/diskbench.BlockSize, i%diskbench.BlockSize)
-	}
-	assert.Equal(t, want, res.Buffer)
+	assert.Equal(t, diskBlocks(16), res.Buffer)
 	t.Logf("4Kx2 at 3:1: scope %v, CTC %v", res.Scope, res.CTC)
 	assert.Greater(t, res.Scope, 16*3*980*sched.Microsecond)
 	assert.Equal(t, 21*sched.TState, res.MedianByte, "INIR: 21 T-states a byte")
@@ -63,18 +66,8 @@ func TestRunReadsOnBoard(t *testing.T) {
 // continue block by block, the last 32 KB (blocks 16-79) end up in memory
 // in wrapped order, and Steady takes the chunk period from the stamps.
 func TestRunWrapsBuffer(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "hd.img")
-	require.NoError(t, acb4000.Create(path, acb4000.ST125, true, 3))
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
-	require.NoError(t, err)
-	blk := make([]byte, diskbench.BlockSize*80)
-	for i := range blk {
-		blk[i] = diskPattern(i/diskbench.BlockSize, i%diskbench.BlockSize)
-	}
-	_, err = f.WriteAt(blk, 0)
-	require.NoError(t, err)
-	require.NoError(t, f.Close())
-	d := path
+	d := openDisk(t, 3, 80)
+	blk := diskBlocks(80)
 	p := diskbench.Defaults()
 	p.Reads = 10
 	res, err := RunDisk(d, acb4000.DefaultParams(), p, false)

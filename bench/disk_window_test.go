@@ -19,6 +19,7 @@ import (
 // three periods are measured, and 64 blocks stay on cylinder 0 (no seek).
 const steadyChunks = 4
 
+// headDisk is a blank st125Head image at interleave il.
 func headDisk(t *testing.T, il int) string {
 	path := filepath.Join(t.TempDir(), "hd.img")
 	require.NoError(t, acb4000.Create(path, st125Head, true, il))
