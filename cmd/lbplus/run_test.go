@@ -125,6 +125,21 @@ func TestRunConfig(t *testing.T) {
 	assert.ErrorContains(t, err, "--hd0-lun1 b.img needs --hd0 too")
 }
 
+// bootDemoDisk makes a small ACB-4000 image at path with the demo boot
+// block (roms/bootdemo) in block 0, written through the image package.
+func bootDemoDisk(t *testing.T, path string) {
+	t.Helper()
+	g := acb4000.Geometry{Name: "small", Cylinders: 4, Heads: 2, Sectors: 17, SectorSize: 512}
+	require.NoError(t, acb4000.Create(path, g, true, 3))
+	blk, err := bootdemo.Block()
+	require.NoError(t, err)
+	var m acb4000.Meta
+	f, err := image.Open(path, &m, false)
+	require.NoError(t, err)
+	require.NoError(t, f.WriteBlock(0, blk))
+	require.NoError(t, f.Close())
+}
+
 // The acceptance test of the machine: two ACB-4000s and a tape on one bus
 // (`lbplus run --scsi 0=acb4000:a.img --scsi 1=acb4000:b.img --scsi
 // 3=mcd403:t.img`); the monitor boots, reads block 0 of both disks, and
@@ -132,17 +147,8 @@ func TestRunConfig(t *testing.T) {
 func TestRunTwoDisksAndTape(t *testing.T) {
 	resetRunFlags(t)
 	dir := t.TempDir()
-	blk, err := bootdemo.Block()
-	require.NoError(t, err)
-	g := acb4000.Geometry{Name: "small", Cylinders: 4, Heads: 2, Sectors: 17, SectorSize: 512}
 	for _, n := range []string{"a.img", "b.img"} {
-		p := filepath.Join(dir, n)
-		require.NoError(t, acb4000.Create(p, g, true, 3))
-		var m acb4000.Meta
-		f, err := image.Open(p, &m, false)
-		require.NoError(t, err)
-		require.NoError(t, f.WriteBlock(0, blk))
-		require.NoError(t, f.Close())
+		bootDemoDisk(t, filepath.Join(dir, n))
 	}
 	require.NoError(t, mcd403.Create(filepath.Join(dir, "t.img"), 3))
 	runFlags.scsi = []string{"0=acb4000:" + filepath.Join(dir, "a.img"), "1=acb4000:" + filepath.Join(dir, "b.img"), "3=mcd403:" + filepath.Join(dir, "t.img")}

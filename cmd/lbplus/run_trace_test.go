@@ -11,8 +11,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/lbplus/lbplus/devices/acb4000"
-	"github.com/lbplus/lbplus/devices/image"
 	"github.com/lbplus/lbplus/roms/bootdemo"
 )
 
@@ -41,15 +39,7 @@ func vcdRisingEdges(t *testing.T, vcd []byte, name string) int {
 func TestRunBootsHD0WithBusTraces(t *testing.T) {
 	dir := t.TempDir()
 	img := filepath.Join(dir, "hd0.img")
-	g := acb4000.Geometry{Name: "small", Cylinders: 4, Heads: 2, Sectors: 17, SectorSize: 512}
-	require.NoError(t, acb4000.Create(img, g, true, 3))
-	blk, err := bootdemo.Block()
-	require.NoError(t, err)
-	var m acb4000.Meta
-	f, err := image.Open(img, &m, false)
-	require.NoError(t, err)
-	require.NoError(t, f.WriteBlock(0, blk))
-	require.NoError(t, f.Close())
+	bootDemoDisk(t, img)
 
 	vcd, txt := filepath.Join(dir, "bus.vcd"), filepath.Join(dir, "bus.txt")
 	t.Cleanup(func() { traceFlags.vcd, traceFlags.text = "", "" })

@@ -8,8 +8,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/lbplus/lbplus/devices/acb4000"
-	"github.com/lbplus/lbplus/devices/image"
 	"github.com/lbplus/lbplus/emu"
 	"github.com/lbplus/lbplus/emu/console"
 	"github.com/lbplus/lbplus/roms/bootdemo"
@@ -23,14 +21,7 @@ func TestRunSaveAndLoadState(t *testing.T) {
 	resetRunFlags(t)
 	dir := t.TempDir()
 	disk := filepath.Join(dir, "hd0.img")
-	require.NoError(t, acb4000.Create(disk, acb4000.Geometry{Name: "small", Cylinders: 4, Heads: 2, Sectors: 17, SectorSize: 512}, true, 3))
-	blk, err := bootdemo.Block()
-	require.NoError(t, err)
-	var m acb4000.Meta
-	f, err := image.Open(disk, &m, false)
-	require.NoError(t, err)
-	require.NoError(t, f.WriteBlock(0, blk))
-	require.NoError(t, f.Close())
+	bootDemoDisk(t, disk)
 	runFlags.hd0 = disk
 	state := filepath.Join(dir, "m.state")
 	runFlags.saveState = state
