@@ -2,7 +2,6 @@ package asm
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -12,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/lbplus/lbplus/internal/golden"
 )
 
 // TestCorpus assembles real-world-style programs and compares them with the
@@ -140,8 +141,6 @@ func TestProjectROMs(t *testing.T) {
 	}
 }
 
-var update = flag.Bool("update", false, "rewrite golden files in testdata/")
-
 // TestListingGolden pins the listing format (address, bytes, T-states,
 // source) on a corpus program; go test -update rewrites it.
 func TestListingGolden(t *testing.T) {
@@ -149,11 +148,5 @@ func TestListingGolden(t *testing.T) {
 	require.NoError(t, err)
 	var b bytes.Buffer
 	require.NoError(t, r.WriteListing(&b))
-	const golden = "testdata/monitor.lst"
-	if *update {
-		require.NoError(t, os.WriteFile(golden, b.Bytes(), 0o644))
-	}
-	want, err := os.ReadFile(golden)
-	require.NoError(t, err)
-	assert.Equal(t, string(want), b.String())
+	golden.Equal(t, "monitor.lst", b.Bytes())
 }

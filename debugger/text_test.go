@@ -2,10 +2,8 @@ package debugger
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -15,23 +13,9 @@ import (
 
 	"github.com/lbplus/lbplus/asm"
 	"github.com/lbplus/lbplus/emu"
+	"github.com/lbplus/lbplus/internal/golden"
 	"github.com/lbplus/lbplus/scsi"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
-
-// golden compares got with testdata/name, or rewrites it with -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		require.NoError(t, os.WriteFile(path, got, 0o644))
-		return
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "run with -update to create %s", path)
-	assert.Equal(t, string(want), string(got))
-}
 
 // textRig is the rig with the text front-end on it.
 func textRig(t *testing.T) (*rig, *Text, *bytes.Buffer) {
@@ -70,7 +54,7 @@ func TestTextSessionGolden(t *testing.T) {
 	} {
 		assert.Contains(t, got, want)
 	}
-	golden(t, "session.txt", out.Bytes())
+	golden.Equal(t, "session.txt", out.Bytes())
 
 	// Resumed after the stops, the run is the one never stopped: the same
 	// trace hash and console at the same T-state.

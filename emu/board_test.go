@@ -1,7 +1,6 @@
 package emu_test
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,11 +12,10 @@ import (
 	"github.com/lbplus/lbplus/asm"
 	"github.com/lbplus/lbplus/emu"
 	"github.com/lbplus/lbplus/emu/console"
+	"github.com/lbplus/lbplus/internal/golden"
 	"github.com/lbplus/lbplus/roms/monitor"
 	"github.com/lbplus/lbplus/sched"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files in testdata")
 
 func assemble(t testing.TB, file string, defines map[string]int64) []byte {
 	t.Helper()
@@ -70,14 +68,8 @@ func runSession(t testing.TB, b *emu.Board, tr *console.Transcript) {
 func TestMonitorSessionGolden(t *testing.T) {
 	b, tr := newMonitorBoard(t)
 	runSession(t, b, tr)
-	golden := filepath.Join("testdata", "monitor_session.golden")
 	got := tr.String()
-	if *update {
-		require.NoError(t, os.WriteFile(golden, []byte(got), 0o644))
-	}
-	want, err := os.ReadFile(golden)
-	require.NoError(t, err, "run go test ./emu -run Golden -update to create it")
-	assert.Equal(t, string(want), got)
+	golden.Equal(t, "monitor_session.golden", []byte(got))
 	assert.Equal(t, uint8(0x55), b.PrinterData(), "O 1 55 reached the printer latch")
 	assert.Contains(t, got, "0010 bytes loaded")
 

@@ -2,20 +2,15 @@ package ncr5380_test
 
 import (
 	"bytes"
-	"flag"
-	"os"
-	"path/filepath"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/lbplus/lbplus/internal/golden"
 	"github.com/lbplus/lbplus/ncr5380"
 	"github.com/lbplus/lbplus/sched"
 	"github.com/lbplus/lbplus/scsi"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // TestDMAReadTraceGolden pins the edge order and the chip's delays of a
 // selection, a CDB by PIO, a polled DMA receive of 3 bytes and the status
@@ -36,14 +31,7 @@ func TestDMAReadTraceGolden(t *testing.T) {
 	h.until(ncr5380.RegBSR, func(v uint8) bool { return v&ncr5380.BSRIRQ != 0 }, "phase mismatch")
 	r.finishPIO()
 	require.NoError(t, tr.Err())
-	golden := filepath.Join("testdata", "dma_read.trace")
-	if *update {
-		require.NoError(t, os.MkdirAll("testdata", 0o755))
-		require.NoError(t, os.WriteFile(golden, buf.Bytes(), 0o644))
-	}
-	want, err := os.ReadFile(golden)
-	require.NoError(t, err, "run go test -update to create it")
-	assert.Equal(t, string(want), buf.String())
+	golden.Equal(t, "dma_read.trace", buf.Bytes())
 }
 
 // BenchmarkDMARead8K moves 8192 bytes by INIR-paced DACK reads from a fast

@@ -3,7 +3,6 @@ package scsi_test
 import (
 	"bufio"
 	"bytes"
-	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,12 +12,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/lbplus/lbplus/internal/golden"
 	"github.com/lbplus/lbplus/sched"
 	"github.com/lbplus/lbplus/scsi"
 	"github.com/lbplus/lbplus/scsi/scsitest"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // fakeDev answers every command by sending in, then taking outN bytes, then
 // completing with status. pace, if set, is the wait before each data byte.
@@ -295,14 +293,7 @@ func TestTextTraceGolden(t *testing.T) {
 	res := r.ini.Run(0, []byte{0x08, 0, 0, 0, 1, 0}, nil, true, 0, sched.Second)
 	require.True(t, res.Done)
 	require.NoError(t, tr.Err())
-	golden := filepath.Join("testdata", "read2.trace")
-	if *update {
-		require.NoError(t, os.MkdirAll("testdata", 0o755))
-		require.NoError(t, os.WriteFile(golden, buf.Bytes(), 0o644))
-	}
-	want, err := os.ReadFile(golden)
-	require.NoError(t, err, "run go test -update to create it")
-	assert.Equal(t, string(want), buf.String())
+	golden.Equal(t, "read2.trace", buf.Bytes())
 }
 
 // vcdEdges counts rising edges of the named 1-bit wire in a VCD.

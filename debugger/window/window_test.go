@@ -35,6 +35,7 @@ import (
 	diskimage "github.com/lbplus/lbplus/devices/image"
 	"github.com/lbplus/lbplus/devices/mcd403"
 	"github.com/lbplus/lbplus/emu"
+	"github.com/lbplus/lbplus/internal/golden"
 	"github.com/lbplus/lbplus/roms/backup"
 	"github.com/lbplus/lbplus/roms/cpm"
 	"github.com/lbplus/lbplus/roms/cpmbios"
@@ -43,8 +44,6 @@ import (
 	"github.com/lbplus/lbplus/scsi"
 	"github.com/lbplus/lbplus/scsi/scsidev"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden screenshots (and docs/debugger.png)")
 
 // host runs the tests' calls on ebiten's game loop, where images can be
 // drawn and read back; with a window attached, its frames are the
@@ -334,7 +333,7 @@ func TestWindowScreenshots(t *testing.T) {
 	// the programmed I/O loop, slower than BACKUP's 15 us.
 	assert.Greater(t, w.TL.Delta(), 15*sched.Microsecond)
 	path := filepath.Join("testdata", "window.png")
-	if *update {
+	if golden.Update() { // the screenshot, and docs/debugger.png from it
 		require.NoError(t, writePNG(path, got))
 		require.NoError(t, writePNG(filepath.Join("..", "..", "docs", "debugger.png"), got))
 		return
@@ -845,7 +844,7 @@ func TestWindowTStep(t *testing.T) {
 		assert.Contains(t, w.Status, "at ")
 	})
 	path := filepath.Join("testdata", "tstate.png")
-	if *update {
+	if golden.Update() {
 		require.NoError(t, writePNG(path, got))
 		return
 	}

@@ -1,7 +1,6 @@
 package cpmbios_test
 
 import (
-	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,12 +9,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/lbplus/lbplus/internal/golden"
 	"github.com/lbplus/lbplus/roms/cpmbios"
 	"github.com/lbplus/lbplus/sched"
 	"github.com/lbplus/lbplus/scsi/scsidev"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files in testdata")
 
 // subFile is a $$$.SUB as SUBMIT leaves it: one 128-byte record per
 // command line (length byte, text), the first command in the last record.
@@ -72,15 +70,7 @@ func TestConsoleSession(t *testing.T) {
 	} {
 		r.cmd(t, c.line, c.prompt)
 	}
-	got := string(r.tr.Bytes()[start:])
-	golden := filepath.Join("testdata", "session.golden")
-	if *update {
-		require.NoError(t, os.MkdirAll("testdata", 0o755))
-		require.NoError(t, os.WriteFile(golden, []byte(got), 0o644))
-	}
-	want, err := os.ReadFile(golden)
-	require.NoError(t, err, "go test ./roms/cpmbios -run TestConsoleSession -update makes it")
-	assert.Equal(t, string(want), got)
+	golden.Equal(t, "session.golden", r.tr.Bytes()[start:])
 }
 
 // A submit file on A: runs its commands, first line first, when CP/M

@@ -1,28 +1,12 @@
 package cpmtest
 
 import (
-	"flag"
-	"os"
-	"path/filepath"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/lbplus/lbplus/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden transcripts in testdata")
-
-// golden compares got with testdata/name, or rewrites it under -update.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	p := filepath.Join("testdata", name)
-	if *update {
-		require.NoError(t, os.WriteFile(p, []byte(got), 0o644))
-	}
-	want, err := os.ReadFile(p)
-	require.NoError(t, err)
-	assert.Equal(t, string(want), got)
-}
 
 func boot(t *testing.T, disks ...*Disk) *Machine {
 	t.Helper()
@@ -62,7 +46,7 @@ func TestConsole(t *testing.T) {
 			m.Poke(0x100, text)
 			m.Type(tc.lines...)
 			require.ErrorIs(t, m.Run(200_000_000), ErrInput)
-			golden(t, "console_"+tc.name+".txt", m.Transcript())
+			golden.Equal(t, "console_"+tc.name+".txt", []byte(m.Transcript()))
 		})
 	}
 }
