@@ -125,6 +125,20 @@ func TestRunConfig(t *testing.T) {
 	assert.ErrorContains(t, err, "--hd0-lun1 b.img needs --hd0 too")
 }
 
+// flagBoard is the machine lbplus run builds from the flags set, its
+// console on a transcript and a typist; the board is closed when t ends.
+func flagBoard(t *testing.T) (*emu.Board, *console.Typist, *console.Transcript) {
+	t.Helper()
+	cfg, err := runConfig(runCmd)
+	require.NoError(t, err)
+	tr := &console.Transcript{}
+	cfg.ConsoleOut = tr.Out
+	b, err := emu.New(cfg)
+	require.NoError(t, err)
+	t.Cleanup(func() { b.Close() })
+	return b, &console.Typist{B: b, T: tr}, tr
+}
+
 // bootDemoDisk makes a small ACB-4000 image at path with the demo boot
 // block (roms/bootdemo) in block 0, written through the image package.
 func bootDemoDisk(t *testing.T, path string) {
@@ -152,14 +166,7 @@ func TestRunTwoDisksAndTape(t *testing.T) {
 	}
 	require.NoError(t, mcd403.Create(filepath.Join(dir, "t.img"), 3))
 	runFlags.scsi = []string{"0=acb4000:" + filepath.Join(dir, "a.img"), "1=acb4000:" + filepath.Join(dir, "b.img"), "3=mcd403:" + filepath.Join(dir, "t.img")}
-	cfg, err := runConfig(runCmd)
-	require.NoError(t, err)
-	tr := &console.Transcript{}
-	cfg.ConsoleOut = tr.Out
-	b, err := emu.New(cfg)
-	require.NoError(t, err)
-	defer b.Close()
-	ty := &console.Typist{B: b, T: tr}
+	b, ty, _ := flagBoard(t)
 	require.NoError(t, ty.WaitFor("Any key: monitor\r\n"))
 	require.NoError(t, ty.Type(" ")) // the monitor, not the automatic boot
 	require.NoError(t, ty.WaitFor("> "))
@@ -196,13 +203,7 @@ func TestRunRawImage(t *testing.T) {
 	}
 	hda := raw("disk.hda", 20<<20)
 	runFlags.scsi = []string{"0=acb4000:" + hda}
-	cfg, err := runConfig(runCmd)
-	require.NoError(t, err)
-	tr := &console.Transcript{}
-	cfg.ConsoleOut = tr.Out
-	b, err := emu.New(cfg)
-	require.NoError(t, err)
-	ty := &console.Typist{B: b, T: tr}
+	b, ty, _ := flagBoard(t)
 	require.NoError(t, ty.WaitFor("Any key: monitor\r\n"))
 	require.NoError(t, ty.Type(" "))
 	require.NoError(t, ty.Command("> ", "B0"))

@@ -8,8 +8,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/lbplus/lbplus/emu"
-	"github.com/lbplus/lbplus/emu/console"
 	"github.com/lbplus/lbplus/roms/bootdemo"
 )
 
@@ -26,17 +24,7 @@ func TestRunSaveAndLoadState(t *testing.T) {
 	state := filepath.Join(dir, "m.state")
 	runFlags.saveState = state
 
-	boot := func() (*emu.Board, *console.Typist, *console.Transcript) {
-		cfg, err := runConfig(runCmd)
-		require.NoError(t, err)
-		tr := &console.Transcript{}
-		cfg.ConsoleOut = tr.Out
-		b, err := emu.New(cfg)
-		require.NoError(t, err)
-		t.Cleanup(func() { b.Close() })
-		return b, &console.Typist{B: b, T: tr}, tr
-	}
-	a, tyA, trA := boot()
+	a, tyA, trA := flagBoard(t)
 	require.NoError(t, tyA.WaitFor("Any key: monitor\r\n"))
 	require.NoError(t, tyA.Type(" "))
 	require.NoError(t, tyA.WaitFor("> "))
@@ -52,7 +40,7 @@ func TestRunSaveAndLoadState(t *testing.T) {
 	require.NoError(t, tyA.WaitFor(bootdemo.Message+"0\r\n> "))
 	require.NoError(t, a.Close())
 
-	b, tyB, trB := boot()
+	b, tyB, trB := flagBoard(t)
 	require.NoError(t, loadStateFile(b, state))
 	require.NoError(t, tyB.Type("B0\r"))
 	require.NoError(t, tyB.WaitFor(bootdemo.Message+"0\r\n> "))
@@ -67,7 +55,7 @@ func TestRunSaveAndLoadState(t *testing.T) {
 	_, err = g.WriteAt([]byte("changed"), 4096)
 	require.NoError(t, err)
 	require.NoError(t, g.Close())
-	c, _, _ := boot()
+	c, _, _ := flagBoard(t)
 	err = loadStateFile(c, state)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "hd0.img (SCSI ID 0 LUN 0) has changed since the state was saved")
