@@ -71,12 +71,8 @@ const (
 // decoder follows the bus edge by edge.
 type decoder struct {
 	initiator int // the host's SCSI ID, excluded when reading the target ID
-	segs      []Segment
-	segHead   int
-	segN      int
-	cmds      []Command
-	cmdHead   int
-	cmdN      int
+	segs      ring[Segment]
+	cmds      ring[Command]
 	cur       *Segment
 	prev      Segment // a copy of the segment that ended last
 	cmd       *Command
@@ -86,13 +82,13 @@ type decoder struct {
 
 func (d *decoder) init() {
 	d.initiator = 7
-	d.segs = make([]Segment, segmentRing)
-	d.cmds = make([]Command, commandRing)
+	d.segs = ring[Segment]{buf: make([]Segment, segmentRing)}
+	d.cmds = ring[Command]{buf: make([]Command, commandRing)}
 	d.target = -1
 }
 
 func (d *decoder) memoryBytes() int {
-	return len(d.segs)*int(sizeofSegment) + len(d.cmds)*int(sizeofCommand)
+	return len(d.segs.buf)*int(sizeofSegment) + len(d.cmds.buf)*int(sizeofCommand)
 }
 
 // The rings' element sizes as the compiler lays them out (fixed-size
@@ -107,21 +103,10 @@ func (d *decoder) start(now sched.Time, p scsi.Phase) {
 		d.cur.End = now
 		d.prev = *d.cur
 	}
-	s := &d.segs[d.segHead]
-	*s = Segment{Phase: p, Start: now, Target: d.target}
-	d.segHead = (d.segHead + 1) % len(d.segs)
-	if d.segN < len(d.segs) {
-		d.segN++
-	}
+	s := d.segs.add(Segment{Phase: p, Start: now, Target: d.target})
 	d.cur = s
 	if p == scsi.Command {
-		c := &d.cmds[d.cmdHead]
-		*c = Command{Target: d.target, Start: now, Status: -1, Message: -1}
-		d.cmdHead = (d.cmdHead + 1) % len(d.cmds)
-		if d.cmdN < len(d.cmds) {
-			d.cmdN++
-		}
-		d.cmd = c
+		d.cmd = d.cmds.add(Command{Target: d.target, Start: now, Status: -1, Message: -1})
 	}
 	if d.l != nil {
 		d.l.segmentStarted(s)
@@ -218,37 +203,52 @@ func (r *Recorder) SetInitiator(id int) { r.dec.initiator = id }
 // Segments returns copies of the kept segments that overlap [from, to),
 // oldest first. The current segment has End 0.
 func (r *Recorder) Segments(from, to sched.Time) []Segment {
-	d := &r.dec
-	var out []Segment
-	for i := 0; i < d.segN; i++ {
-		j := d.segHead - d.segN + i
-		if j < 0 {
-			j += len(d.segs)
-		}
-		s := d.segs[j]
-		if s.Start >= to || (s.End != 0 && s.End <= from) {
-			continue
-		}
-		out = append(out, s)
-	}
-	return out
+	return r.dec.segs.overlapping(from, to, func(s *Segment) (sched.Time, sched.Time) { return s.Start, s.End })
 }
 
 // Commands returns copies of the kept commands that overlap [from, to),
 // oldest first.
 func (r *Recorder) Commands(from, to sched.Time) []Command {
-	d := &r.dec
-	var out []Command
-	for i := 0; i < d.cmdN; i++ {
-		j := d.cmdHead - d.cmdN + i
+	return r.dec.cmds.overlapping(from, to, func(c *Command) (sched.Time, sched.Time) { return c.Start, c.End })
+}
+
+// ring keeps the newest len(buf) values of a decoder's record, overwriting
+// the oldest.
+type ring[T any] struct {
+	buf  []T
+	head int // where the next value goes
+	n    int // values kept
+}
+
+// add stores v as the newest value and returns where it is kept (until
+// the ring comes round to it again).
+func (r *ring[T]) add(v T) *T {
+	p := &r.buf[r.head]
+	*p = v
+	r.head = (r.head + 1) % len(r.buf)
+	if r.n < len(r.buf) {
+		r.n++
+	}
+	return p
+}
+
+// clear forgets every value.
+func (r *ring[T]) clear() { r.head, r.n = 0, 0 }
+
+// overlapping returns copies of the kept values that overlap [from, to),
+// oldest first; span gives a value's start and end (0 while it lasts).
+func (r *ring[T]) overlapping(from, to sched.Time, span func(*T) (start, end sched.Time)) []T {
+	var out []T
+	for i := 0; i < r.n; i++ {
+		j := r.head - r.n + i
 		if j < 0 {
-			j += len(d.cmds)
+			j += len(r.buf)
 		}
-		c := d.cmds[j]
-		if c.Start >= to || (c.End != 0 && c.End <= from) {
+		v := &r.buf[j]
+		if start, end := span(v); start >= to || (end != 0 && end <= from) {
 			continue
 		}
-		out = append(out, c)
+		out = append(out, *v)
 	}
 	return out
 }

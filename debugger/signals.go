@@ -120,7 +120,8 @@ func NewRecorder(capacity int) *Recorder {
 // the recording described another run). The signals' levels are kept.
 func (r *Recorder) Reset() {
 	r.head, r.n = 0, 0
-	r.dec.segHead, r.dec.segN, r.dec.cmdHead, r.dec.cmdN = 0, 0, 0, 0
+	r.dec.segs.clear()
+	r.dec.cmds.clear()
 	r.dec.cur, r.dec.cmd, r.dec.prev = nil, nil, Segment{}
 }
 
