@@ -17,6 +17,7 @@ package cpmbios
 import (
 	"embed"
 	"fmt"
+	"io/fs"
 	"sync"
 
 	"github.com/lbplus/lbplus/asm"
@@ -55,32 +56,30 @@ var (
 
 func build() {
 	fsys := asm.UnionFS(src, cpm.FS, scsilib.FS)
-	bios, bderr = asm.Assemble(fsys, "bios.asm", asm.Options{})
-	if bderr != nil {
-		bderr = fmt.Errorf("CP/M BIOS: %w", bderr)
+	if bios, bderr = assemble(fsys, "bios.asm", "CP/M BIOS", cpm.BIOSBase, ImageMax, true); bderr != nil {
 		return
 	}
-	if bios.Org != cpm.BIOSBase || len(bios.Bytes) > ImageMax {
-		bderr = fmt.Errorf("CP/M BIOS: %d bytes at %04Xh, want at most %d at %04Xh", len(bios.Bytes), bios.Org, ImageMax, cpm.BIOSBase)
+	if boot, bderr = assemble(fsys, "bootstrap.asm", "CP/M boot loader", 0x9000, BlockSize, false); bderr != nil {
 		return
 	}
-	boot, bderr = asm.Assemble(fsys, "bootstrap.asm", asm.Options{})
-	if bderr != nil {
-		bderr = fmt.Errorf("CP/M boot loader: %w", bderr)
-		return
+	fdboot, bderr = assemble(fsys, "fdboot.asm", "CP/M floppy boot sector", 0x9000, 512, false)
+}
+
+// assemble builds file, which what names in errors; its image must start at
+// org and be size bytes long, or at most size with upTo.
+func assemble(fsys fs.FS, file, what string, org uint16, size int, upTo bool) (*asm.Result, error) {
+	r, err := asm.Assemble(fsys, file, asm.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
 	}
-	if boot.Org != 0x9000 || len(boot.Bytes) != BlockSize {
-		bderr = fmt.Errorf("CP/M boot loader: %d bytes at %04Xh, want %d at 9000h", len(boot.Bytes), boot.Org, BlockSize)
-		return
+	if r.Org != org || len(r.Bytes) > size || (!upTo && len(r.Bytes) != size) {
+		want := fmt.Sprint(size)
+		if upTo {
+			want = "at most " + want
+		}
+		return nil, fmt.Errorf("%s: %d bytes at %04Xh, want %s at %04Xh", what, len(r.Bytes), r.Org, want, org)
 	}
-	fdboot, bderr = asm.Assemble(fsys, "fdboot.asm", asm.Options{})
-	if bderr != nil {
-		bderr = fmt.Errorf("CP/M floppy boot sector: %w", bderr)
-		return
-	}
-	if fdboot.Org != 0x9000 || len(fdboot.Bytes) != 512 {
-		bderr = fmt.Errorf("CP/M floppy boot sector: %d bytes at %04Xh, want 512 at 9000h", len(fdboot.Bytes), fdboot.Org)
-	}
+	return r, nil
 }
 
 // FloppyBoot returns the boot sector of a floppy (shared; 512 bytes, the
