@@ -374,6 +374,17 @@ func (r *rig) pioByteFrom(cdb []byte) {
 	cdbIndex[r] = i + 1
 }
 
+// pollDMA takes n bytes in DMA receive, each after polling the BSR for
+// DRQ, as the byte-by-byte loop does.
+func (r *rig) pollDMA(n int) []byte {
+	var got []byte
+	for range n {
+		r.h.until(ncr5380.RegBSR, func(v uint8) bool { return v&ncr5380.BSRDRQ != 0 }, "DRQ")
+		got = append(got, r.h.dmaRd())
+	}
+	return got
+}
+
 // finishPIO leaves DMA mode, clears the interrupt and takes status and
 // message by PIO.
 func (r *rig) finishPIO() (status, msg byte) {
@@ -393,12 +404,7 @@ func TestDMAReceivePolled(t *testing.T) {
 	r := newRig(t, d)
 	require.Equal(t, scsi.DataIn, r.startDMA([]byte{0x08, 0, 0, 0, 1, 0}, 0))
 	h := r.h
-	var got []byte
-	for range in {
-		h.until(ncr5380.RegBSR, func(v uint8) bool { return v&ncr5380.BSRDRQ != 0 }, "DRQ")
-		got = append(got, h.dmaRd())
-	}
-	assert.Equal(t, in, got)
+	assert.Equal(t, in, r.pollDMA(len(in)))
 	// The target now asks for STATUS: phase mismatch, IRQ, no DRQ.
 	bsr := h.until(ncr5380.RegBSR, func(v uint8) bool { return v&ncr5380.BSRIRQ != 0 }, "phase mismatch IRQ")
 	assert.Zero(t, bsr&ncr5380.BSRPhaseMatch)

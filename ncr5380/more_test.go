@@ -86,12 +86,8 @@ func TestVCDEdgesThroughChip(t *testing.T) {
 	v := scsi.NewVCD(&buf)
 	r.bus.Observe(v.Change)
 	r.startDMA([]byte{0x08, 0, 0, 0, 1, 0}, 0)
-	h := r.h
-	for range in {
-		h.until(ncr5380.RegBSR, func(v uint8) bool { return v&ncr5380.BSRDRQ != 0 }, "DRQ")
-		h.dmaRd()
-	}
-	h.until(ncr5380.RegBSR, func(v uint8) bool { return v&ncr5380.BSRIRQ != 0 }, "phase mismatch")
+	r.pollDMA(len(in))
+	r.h.until(ncr5380.RegBSR, func(v uint8) bool { return v&ncr5380.BSRIRQ != 0 }, "phase mismatch")
 	r.finishPIO()
 	require.NoError(t, v.End(r.s.Now()))
 	moved := int(r.tgt.Stats.BytesIn + r.tgt.Stats.BytesOut)

@@ -23,12 +23,8 @@ func TestDMAReadTraceGolden(t *testing.T) {
 	tr := scsi.NewTextTrace(&buf)
 	r.bus.Observe(tr.Change)
 	r.startDMA([]byte{0x08, 0, 0, 0, 1, 0}, 0)
-	h := r.h
-	for range d.in {
-		h.until(ncr5380.RegBSR, func(v uint8) bool { return v&ncr5380.BSRDRQ != 0 }, "DRQ")
-		h.dmaRd()
-	}
-	h.until(ncr5380.RegBSR, func(v uint8) bool { return v&ncr5380.BSRIRQ != 0 }, "phase mismatch")
+	r.pollDMA(len(d.in))
+	r.h.until(ncr5380.RegBSR, func(v uint8) bool { return v&ncr5380.BSRIRQ != 0 }, "phase mismatch")
 	r.finishPIO()
 	require.NoError(t, tr.Err())
 	golden.Equal(t, "dma_read.trace", buf.Bytes())
