@@ -254,28 +254,24 @@ func (f *FDC) enter(now sched.Time, s state) {
 	}
 }
 
-// Read returns register reg (0-3) as the CPU reads it at now.
+// Read returns register reg (0-3) as the CPU reads it at now: what Peek
+// shows, then the read's side effects (a status read clears INTRQ, a data
+// read DRQ).
 func (f *FDC) Read(reg int) byte {
 	now := f.s.Now()
+	v := f.Peek(reg)
 	switch reg & 3 {
 	case RegStatus:
-		v := f.Peek(RegStatus)
 		if !f.immediate {
 			f.setINTRQ(now, false)
 		}
-		return v
-	case RegTrack:
-		return f.track
-	case RegSector:
-		return f.sector
-	default:
-		v := f.data
+	case RegData:
 		f.setDRQ(now, false)
 		if f.st == sHold {
 			f.finish(now)
 		}
-		return v
 	}
+	return v
 }
 
 // Peek returns what Read would, without its side effects (for debuggers).
