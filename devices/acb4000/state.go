@@ -92,7 +92,7 @@ type State struct {
 // State returns the controller's state; looking changes nothing.
 func (c *Controller) State() State {
 	st := State{Sense: SenseState{c.sense.code, c.sense.valid, c.sense.lun, c.sense.lba}, Buffer: c.buf,
-		LUN: c.cmd.LUN, CDB: clone(c.cmd.CDB), Status: c.cmd.Status, Out: clone(c.cmd.Out), In: clone(c.cmd.In),
+		LUN: c.cmd.LUN, CDB: scsidev.CloneBytes(c.cmd.CDB), Status: c.cmd.Status, Out: scsidev.CloneBytes(c.cmd.Out), In: scsidev.CloneBytes(c.cmd.In),
 		InN: c.cmd.InN, InThen: c.cmd.Then, FormatIL: c.cmd.fmtIL, FormatFill: c.cmd.fill, Stats: c.Stats, Bound: c.s != nil}
 	if x := c.x; x != nil {
 		ts := &TransferState{LUN: x.lun, Write: x.write, LBA: x.lba, Count: x.count, Disk: x.disk, Host: x.host,
@@ -119,13 +119,6 @@ func (c *Controller) State() State {
 	return st
 }
 
-func clone(b []byte) []byte {
-	if b == nil {
-		return nil
-	}
-	return append([]byte(nil), b...)
-}
-
 // SetState puts the controller in state st. The controller must be
 // attached (Attach) with the same drives; the scheduler restores its
 // pending events.
@@ -143,8 +136,8 @@ func (c *Controller) SetState(st State) error {
 	}
 	c.sense = sense{code: st.Sense.Code, valid: st.Sense.Valid, lun: st.Sense.LUN, lba: st.Sense.LBA}
 	c.buf = st.Buffer
-	c.cmd = command{Command: scsidev.Command{LUN: st.LUN, CDB: clone(st.CDB), Status: st.Status, Out: clone(st.Out),
-		In: clone(st.In), InN: st.InN, Then: st.InThen}, fmtIL: st.FormatIL, fill: st.FormatFill}
+	c.cmd = command{Command: scsidev.Command{LUN: st.LUN, CDB: scsidev.CloneBytes(st.CDB), Status: st.Status, Out: scsidev.CloneBytes(st.Out),
+		In: scsidev.CloneBytes(st.In), InN: st.InN, Then: st.InThen}, fmtIL: st.FormatIL, fill: st.FormatFill}
 	c.x = nil
 	if ts := st.Transfer; ts != nil {
 		x := &xfer{lun: ts.LUN, d: c.drives[ts.LUN], write: ts.Write, lba: ts.LBA, count: ts.Count, disk: ts.Disk,

@@ -120,7 +120,7 @@ func (d *Drive) State() State {
 	st := State{Loaded: d.loaded, RetensionUntil: d.retensionUntil, Moving: d.moving, X0: d.x0, T0: d.t0,
 		BusyUntil: d.busyUntil, Target: d.target, TargetWrite: d.targetOp == opWrite, BackedUpFor: d.backedUpFor,
 		Sense: d.sense.fields(), Stats: d.stats,
-		LUN: p.LUN, CDB: clone(p.CDB), Status: p.Status, Out: clone(p.Out), In: clone(p.In), InN: p.InN, Then: p.Then,
+		LUN: p.LUN, CDB: scsidev.CloneBytes(p.CDB), Status: p.Status, Out: scsidev.CloneBytes(p.Out), In: scsidev.CloneBytes(p.In), InN: p.InN, Then: p.Then,
 		DeadlineB: p.deadlineB, LaunchB: p.launchB, SlotB: p.slotB, WrittenB: p.writtenB, ReadB: p.readB, CheckedB: p.checkedB,
 		PreparedB: p.preparedB, DeadlineOp: uint8(p.deadlineOp), LaunchOp: uint8(p.launchOp), SlotOp: uint8(p.slotOp),
 		DeadlineSlot: p.deadlineSlot, LaunchAt: p.launchAt, CheckedFail: p.checkedFail, CheckedBlank: p.checkedBlank}
@@ -143,10 +143,10 @@ func (d *Drive) State() State {
 		st.Block = d.lay.logical(st.Slot)
 	}
 	if c := d.cmd; c != nil {
-		st.Command = &CommandState{Write: c.op == opWrite, Block: c.block, Last: c.last, Buf: clone(c.buf),
+		st.Command = &CommandState{Write: c.op == opWrite, Block: c.block, Last: c.last, Buf: scsidev.CloneBytes(c.buf),
 			Received: c.received, Stored: c.stored, FIFO: c.fifo, Draining: c.draining, ReqPending: c.reqPending,
 			Complete: c.complete, CompleteAt: c.completeAt, Sending: c.sending, DrainN: c.drainN,
-			Spare: clone(c.spare), Ahead: c.ahead, AheadComplete: c.aheadComplete, AheadAt: c.aheadAt}
+			Spare: scsidev.CloneBytes(c.spare), Ahead: c.ahead, AheadComplete: c.aheadComplete, AheadAt: c.aheadAt}
 	}
 	return st
 }
@@ -166,13 +166,6 @@ func (d *Drive) slotAt(x position) (track, slot int) {
 		return min(track, d.p.Tracks-1), -1
 	}
 	return track, track*d.p.SlotsPerTrack() + int(within/d.p.SlotTime)
-}
-
-func clone(b []byte) []byte {
-	if b == nil {
-		return nil
-	}
-	return append([]byte(nil), b...)
 }
 
 // SetState puts the drive in state st. The drive must be attached (Attach)
@@ -217,8 +210,8 @@ func (d *Drive) SetState(st State) error {
 		d.targetOp = opWrite
 	}
 	d.sense, d.stats, d.plan1, d.idle = senseFrom(st.Sense), st.Stats, plan1, idle
-	d.pend = pend{Command: scsidev.Command{LUN: st.LUN, CDB: clone(st.CDB), Status: st.Status, Out: clone(st.Out),
-		In: clone(st.In), InN: st.InN, Then: st.Then}, deadlineB: st.DeadlineB, launchB: st.LaunchB, slotB: st.SlotB, writtenB: st.WrittenB,
+	d.pend = pend{Command: scsidev.Command{LUN: st.LUN, CDB: scsidev.CloneBytes(st.CDB), Status: st.Status, Out: scsidev.CloneBytes(st.Out),
+		In: scsidev.CloneBytes(st.In), InN: st.InN, Then: st.Then}, deadlineB: st.DeadlineB, launchB: st.LaunchB, slotB: st.SlotB, writtenB: st.WrittenB,
 		readB: st.ReadB, checkedB: st.CheckedB, preparedB: st.PreparedB, deadlineOp: op(st.DeadlineOp), launchOp: op(st.LaunchOp),
 		slotOp: op(st.SlotOp), deadlineSlot: st.DeadlineSlot, launchAt: st.LaunchAt,
 		checkedFail: st.CheckedFail, checkedBlank: st.CheckedBlank}
@@ -228,10 +221,10 @@ func (d *Drive) SetState(st State) error {
 		if c.Write {
 			o = opWrite
 		}
-		d.cmd = &command{op: o, block: c.Block, last: c.Last, buf: clone(c.Buf), received: c.Received, stored: c.Stored,
+		d.cmd = &command{op: o, block: c.Block, last: c.Last, buf: scsidev.CloneBytes(c.Buf), received: c.Received, stored: c.Stored,
 			fifo: c.FIFO, draining: c.Draining, reqPending: c.ReqPending, complete: c.Complete, completeAt: c.CompleteAt,
 			sending: c.Sending, drainN: c.DrainN,
-			spare: clone(c.Spare), ahead: c.Ahead, aheadComplete: c.AheadComplete, aheadAt: c.AheadAt}
+			spare: scsidev.CloneBytes(c.Spare), ahead: c.Ahead, aheadComplete: c.AheadComplete, aheadAt: c.AheadAt}
 	}
 	if d.tape != nil {
 		d.lay = newLayout(d.p.Blocks, d.tape.Interleave())

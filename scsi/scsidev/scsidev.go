@@ -230,16 +230,13 @@ func (c *Command) Continue(t *scsi.Target, k scsi.Cont, b byte) Step {
 
 // Clone returns a deep copy (for save states: looking changes nothing).
 func (c Command) Clone() Command {
-	c.CDB, c.Out, c.In = clone(c.CDB), clone(c.Out), clone(c.In)
+	c.CDB, c.Out, c.In = CloneBytes(c.CDB), CloneBytes(c.Out), CloneBytes(c.In)
 	return c
 }
 
-func clone(b []byte) []byte {
-	if b == nil {
-		return nil
-	}
-	return append([]byte(nil), b...)
-}
+// CloneBytes is a copy of b that shares no memory with it, nil when b is
+// empty (as gob decodes an empty slice), for the models' save states.
+func CloneBytes(b []byte) []byte { return append([]byte(nil), b...) }
 
 // Events is a model's own events as one group: named after its target once
 // (sched.Event.Init), cancelled together when the bus is reset.
