@@ -34,13 +34,26 @@ func floppyWith(t *testing.T, name string, edit func(d *fdimage.Disk)) string {
 	return path
 }
 
+// unchanged reads path now and returns the check that it still holds the
+// same bytes (once the board is closed: a refused write changed nothing).
+func unchanged(t *testing.T, path string) func() {
+	t.Helper()
+	before, err := os.ReadFile(path)
+	require.NoError(t, err)
+	return func() {
+		t.Helper()
+		after, err := os.ReadFile(path)
+		require.NoError(t, err)
+		assert.Equal(t, before, after, "%s is untouched", filepath.Base(path))
+	}
+}
+
 // What a user sees when the disk is wrong: CP/M's messages, and no image
 // is changed by a refused write.
 func TestBadInputs(t *testing.T) {
 	t.Run("write-protected floppy", func(t *testing.T) {
 		path := floppyWith(t, "wp.imd", nil)
-		before, err := os.ReadFile(path)
-		require.NoError(t, err)
+		untouched := unchanged(t, path)
 		r := bootMachine(t, []emu.Floppy{{Drive: 0, Image: path, ReadOnly: true}}, nil)
 		require.NoError(t, r.ty.WaitFor("A>"))
 		r.cmd(t, "SAVE 1 X.COM", "Disk write protected")
@@ -48,16 +61,13 @@ func TestBadInputs(t *testing.T) {
 		require.NoError(t, r.ty.Type("\x03"))
 		require.NoError(t, r.ty.WaitFor("A>"))
 		r.cmd(t, "DIR", "NO FILE\r\nA>")
-		after, err := os.ReadFile(path)
-		require.NoError(t, err)
-		assert.Equal(t, before, after, "the image is untouched")
+		untouched()
 	})
 	t.Run("write-protected hard disk", func(t *testing.T) {
 		// The target refuses the write with CHECK CONDITION: the BIOS asks
 		// for the sense and tries twice more, then the BDOS reports it.
 		path := systemDisk(t, ourSystem(t), cpmbios.HDConfig{Partitions: 1})
-		before, err := os.ReadFile(path)
-		require.NoError(t, err)
+		untouched := unchanged(t, path)
 		r := bootMachine(t, nil, []scsidev.Spec{{ID: 0, Type: "acb4000", Images: []string{path}, ReadOnly: true}})
 		require.NoError(t, r.ty.WaitFor("A>"))
 		dev := r.b.SCSIDevice(0)
@@ -68,9 +78,7 @@ func TestBadInputs(t *testing.T) {
 		require.NoError(t, r.ty.WaitFor("A>"))
 		r.cmd(t, "DIR", "NO FILE\r\nA>")
 		require.NoError(t, r.b.Close())
-		after, err := os.ReadFile(path)
-		require.NoError(t, err)
-		assert.Equal(t, before, after, "the image is untouched")
+		untouched()
 	})
 	t.Run("bad sector in an IMD", func(t *testing.T) {
 		// The first directory sector: CP/M track 2 = cylinder 1, side 0, ID 17.
@@ -78,8 +86,7 @@ func TestBadInputs(t *testing.T) {
 			tr := d.Track(1, 0)
 			tr.Sectors[tr.Find(17)].BadCRC = true
 		})
-		before, err := os.ReadFile(path)
-		require.NoError(t, err)
+		untouched := unchanged(t, path)
 		r := bootMachine(t, []emu.Floppy{{Drive: 0, Image: path}}, nil)
 		require.NoError(t, r.ty.WaitFor("lbplus CP/M 2.2 BIOS"))
 		// The WD1772 commands from here on (the BIOS's), each with the
@@ -102,17 +109,14 @@ func TestBadInputs(t *testing.T) {
 		stop()
 		assert.Equal(t, []string{"restore", "read 17", "read 17", "restore", "read 17"}, cmds)
 		require.NoError(t, r.b.Close())
-		after, err := os.ReadFile(path)
-		require.NoError(t, err)
-		assert.Equal(t, before, after, "the image is untouched")
+		untouched()
 	})
 	t.Run("no disk in A:", func(t *testing.T) {
 		// Booted from drive 0, then the disk is taken out: the BIOS says so
 		// and waits, the emulator runs on; a key after the disk is back
 		// carries on, ^C gives up with the BDOS's message.
 		path := floppyWith(t, "a.imd", nil)
-		before, err := os.ReadFile(path)
-		require.NoError(t, err)
+		untouched := unchanged(t, path)
 		r := bootMachine(t, []emu.Floppy{{Drive: 0, Image: path}, {Drive: 1}}, nil)
 		require.NoError(t, r.ty.WaitFor("A>"))
 		require.NoError(t, r.b.EjectFloppy(0))
@@ -133,9 +137,7 @@ func TestBadInputs(t *testing.T) {
 		require.NoError(t, r.ty.Type("\x03"))
 		require.NoError(t, r.ty.WaitFor("A>"), "^C warm boots from the disk put back")
 		require.NoError(t, r.b.Close())
-		after, err := os.ReadFile(path)
-		require.NoError(t, err)
-		assert.Equal(t, before, after, "the image is untouched")
+		untouched()
 	})
 	t.Run("unformatted floppy in B:", func(t *testing.T) {
 		boot := floppyWith(t, "boot.imd", nil)
@@ -145,8 +147,7 @@ func TestBadInputs(t *testing.T) {
 		nd := fdimage.NewDisk(40, 2) // only the last track formatted: an IMD needs one
 		*nd.Track(39, 1) = f.NewTrack(39, 1, 0xE5)
 		require.NoError(t, fdimage.Create(blank, f, nd, "IMD 1.18: 01/12/2026 00:00:00"))
-		before, err := os.ReadFile(blank)
-		require.NoError(t, err)
+		untouched := unchanged(t, blank)
 		r := bootMachine(t, []emu.Floppy{{Drive: 0, Image: boot}, {Drive: 1, Image: blank}}, nil)
 		require.NoError(t, r.ty.WaitFor("A>"))
 		r.cmd(t, "DIR B:", "BDOS ERR ON B: SELECT")
@@ -156,9 +157,7 @@ func TestBadInputs(t *testing.T) {
 		require.NoError(t, r.ty.Type("x"))
 		require.NoError(t, r.ty.WaitFor("A>"))
 		require.NoError(t, r.b.Close())
-		after, err := os.ReadFile(blank)
-		require.NoError(t, err)
-		assert.Equal(t, before, after, "the unformatted image is untouched")
+		untouched()
 	})
 	t.Run("unformatted hard disk", func(t *testing.T) {
 		// Booted from a floppy, with a hard disk that was never formatted:
@@ -167,17 +166,14 @@ func TestBadInputs(t *testing.T) {
 		hd := filepath.Join(t.TempDir(), "raw.img")
 		g := acb4000.Geometry{Name: "small", Cylinders: 20, Heads: 2, Sectors: 17, SectorSize: 512}
 		require.NoError(t, acb4000.Create(hd, g, false, 0))
-		before, err := os.ReadFile(hd)
-		require.NoError(t, err)
+		untouched := unchanged(t, hd)
 		r := bootMachine(t, []emu.Floppy{{Drive: 0, Image: floppyWith(t, "a.imd", nil)}},
 			[]scsidev.Spec{{ID: 0, Type: "acb4000", Images: []string{hd}}})
 		require.NoError(t, r.ty.WaitFor("0 hard disk partition(s), 2 floppy drive(s)"))
 		require.NoError(t, r.ty.WaitFor("A>"))
 		r.cmd(t, "DIR C:", "BDOS ERR ON C: SELECT")
 		require.NoError(t, r.b.Close())
-		after, err := os.ReadFile(hd)
-		require.NoError(t, err)
-		assert.Equal(t, before, after, "the image is untouched")
+		untouched()
 	})
 	t.Run("missing drive", func(t *testing.T) {
 		r := bootMachine(t, []emu.Floppy{{Drive: 0, Image: floppyWith(t, "a.imd", nil)}}, nil)
