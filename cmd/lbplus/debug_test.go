@@ -26,15 +26,22 @@ func resetDebugFlags(t *testing.T) {
 	t.Cleanup(clear)
 }
 
+// debugFiles makes a formatted ST-125 image and a debugger script file
+// holding script, in a temporary folder.
+func debugFiles(t *testing.T, script string) (img, scriptFile string) {
+	t.Helper()
+	dir := t.TempDir()
+	img, scriptFile = filepath.Join(dir, "hd0.img"), filepath.Join(dir, "s.dbg")
+	require.NoError(t, acb4000.Create(img, acb4000.Geometries["st125"], true, 3))
+	require.NoError(t, os.WriteFile(scriptFile, []byte(script), 0o644))
+	return img, scriptFile
+}
+
 // lbplus debug --hd0 FILE --script FILE: the scripted session through the
 // command line, with the built-in ROM's symbols loaded.
 func TestDebugScript(t *testing.T) {
 	resetDebugFlags(t)
-	dir := t.TempDir()
-	img := filepath.Join(dir, "hd0.img")
-	require.NoError(t, acb4000.Create(img, acb4000.Geometries["st125"], true, 3))
-	script := filepath.Join(dir, "s.dbg")
-	require.NoError(t, os.WriteFile(script, []byte("break phase COMMAND\ncontinue\nphase\nbreak swreq\ncontinue\nbreaks\nprint wboot\n"), 0o644))
+	img, script := debugFiles(t, "break phase COMMAND\ncontinue\nphase\nbreak swreq\ncontinue\nbreaks\nprint wboot\n")
 	var out bytes.Buffer
 	debugCmd.SetOut(&out)
 	t.Cleanup(func() { debugCmd.SetOut(nil) })
@@ -53,11 +60,7 @@ func TestDebugScript(t *testing.T) {
 // machine run's flags build, and devices shows the disk's panel.
 func TestRunDebug(t *testing.T) {
 	resetDebugFlags(t)
-	dir := t.TempDir()
-	img := filepath.Join(dir, "hd0.img")
-	require.NoError(t, acb4000.Create(img, acb4000.Geometries["st125"], true, 3))
-	script := filepath.Join(dir, "s.dbg")
-	require.NoError(t, os.WriteFile(script, []byte("break phase DATAIN\ncontinue\ndevices\n"), 0o644))
+	img, script := debugFiles(t, "break phase DATAIN\ncontinue\ndevices\n")
 	var out bytes.Buffer
 	runCmd.SetOut(&out)
 	t.Cleanup(func() { runCmd.SetOut(nil) })
