@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/lbplus/lbplus/internal/fuzztest"
 	"github.com/lbplus/lbplus/sched"
 )
 
@@ -18,14 +19,8 @@ func FuzzMachineFile(f *testing.F) {
 	}
 	f.Add("scsi_id = 5\nconsole = \"tcp:2323\"\nwait_on_drq = true\n[[scsi]]\nid = 4\ntype = \"acb4000\"\nimages = [\"x.img\"]\n")
 	f.Add("[jumpers]\nfdc_intrq_to_ctc_trg3 = true\n[[floppy]]\ndrive = 0\nimage = \"a.img\"\n")
-	work := f.TempDir()
-	if st, err := os.Stat("/dev/shm"); err == nil && st.IsDir() {
-		if work, err = os.MkdirTemp("/dev/shm", "lbplus-fuzz-"); err != nil {
-			f.Fatal(err)
-		}
-		f.Cleanup(func() { os.RemoveAll(work) })
-	}
-	path := filepath.Join(work, "m.toml")
+	fuzztest.RAMTemp(f)
+	path := filepath.Join(f.TempDir(), "m.toml")
 	f.Fuzz(func(t *testing.T, text string) {
 		if len(text) > 1<<14 {
 			return

@@ -8,12 +8,16 @@ import (
 	"github.com/lbplus/lbplus/devices/acb4000"
 	"github.com/lbplus/lbplus/devices/image"
 	"github.com/lbplus/lbplus/devices/mcd403"
+	"github.com/lbplus/lbplus/internal/fuzztest"
 )
 
 // FuzzSidecar feeds arbitrary text as a disk's and a tape's sidecar: the
 // reader must accept it with a valid layout or refuse it with an error that
 // names the sidecar, never panic.
 func FuzzSidecar(f *testing.F) {
+	// One file rewritten per input (a worker runs one input at a time): a
+	// fresh folder per input on disk held the rate near 300 a second.
+	fuzztest.RAMTemp(f)
 	dir := f.TempDir()
 	for _, p := range []string{"d.img", "t.tape"} {
 		path := filepath.Join(dir, p)
@@ -33,17 +37,7 @@ func FuzzSidecar(f *testing.F) {
 		f.Add(string(b))
 	}
 	f.Add("kind = \"mcd403-tape\"\nversion = 1\nwritten = [[0, 3], [2, 9]]\n")
-	// One file rewritten per input (a worker runs one input at a time), on
-	// a RAM file system when there is one: a fresh folder per input on
-	// disk held the rate near 300 a second.
-	work := dir
-	if st, err := os.Stat("/dev/shm"); err == nil && st.IsDir() {
-		if work, err = os.MkdirTemp("/dev/shm", "lbplus-fuzz-"); err != nil {
-			f.Fatal(err)
-		}
-		f.Cleanup(func() { os.RemoveAll(work) })
-	}
-	path := filepath.Join(work, "x")
+	path := filepath.Join(dir, "x")
 	f.Fuzz(func(t *testing.T, text string) {
 		if len(text) > 1<<14 {
 			return

@@ -1,9 +1,9 @@
 package mcd403
 
 import (
-	"os"
 	"testing"
 
+	"github.com/lbplus/lbplus/internal/fuzztest"
 	"github.com/lbplus/lbplus/sched"
 	"github.com/lbplus/lbplus/scsi"
 )
@@ -17,12 +17,8 @@ func FuzzCDB(f *testing.F) {
 	} {
 		f.Add(seed)
 	}
-	// Each input builds a fresh image, which the image layer fsyncs: on a
-	// RAM file system that costs 0.2 ms a rig instead of about 14 ms on
-	// disk, so the fuzzer keeps thousands of inputs a second.
-	if st, err := os.Stat("/dev/shm"); err == nil && st.IsDir() {
-		f.Setenv("TMPDIR", "/dev/shm")
-	}
+	// Each input builds a fresh image.
+	fuzztest.RAMTemp(f)
 	p := DefaultParams()
 	f.Fuzz(func(t *testing.T, cdb []byte) {
 		if len(cdb) == 0 || len(cdb) < scsi.CDBLen(cdb[0]) {
