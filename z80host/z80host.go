@@ -97,7 +97,8 @@ type CPU struct {
 	runMem z80.Memory
 	inRun  bool
 
-	// Hook is nil when unused.
+	// Hook is nil when unused. Run reads it when it starts: a Hook set
+	// during a Run (from a Bus access) takes effect at the next Run.
 	Hook Hook
 
 	t     uint64
