@@ -42,6 +42,12 @@ func init() {
 // scratchDir makes a bench's scratch folder where --scratch says.
 func scratchDir() (string, error) { return bench.ScratchDir(benchFlags.scratch) }
 
+// interrupted is closed when cleanScratchOnSignal has taken a signal: from
+// then on only its cleanup ends the process, so that an error the cleanup
+// itself causes in the command (an image whose folder just went) cannot
+// end it first with another code and message.
+var interrupted = make(chan struct{})
+
 // cleanScratchOnSignal removes every scratch folder and every image still
 // being made when the process is interrupted or terminated, then exits as
 // the signal would have (128+n). Benches and the create commands call it;
@@ -51,6 +57,7 @@ func cleanScratchOnSignal() {
 	signal.Notify(ch, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	go func() {
 		sig := <-ch
+		close(interrupted)
 		bench.RemoveAllScratch()
 		image.RemoveTemporaries()
 		fmt.Fprintf(os.Stderr, "\nlbplus: %v: stopped, scratch files removed\n", sig)

@@ -23,7 +23,13 @@ var rootCmd = &cobra.Command{
 
 func main() {
 	requireSubcommands(rootCmd)
-	if err := rootCmd.Execute(); err != nil {
+	err := rootCmd.Execute()
+	select {
+	case <-interrupted:
+		select {} // the signal's cleanup exits with its own code
+	default:
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "lbplus:", err)
 		os.Exit(1)
 	}
