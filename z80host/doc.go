@@ -90,16 +90,17 @@
 // and on bare koron on its own DumbMemory, in alternating 1 M T-state
 // slices of one run, per second of the thread's CPU time. On a quiet
 // 2-core host, six alternating runs of each binary: W1 (the simple loop)
-// 0.92 (0.91-0.93) of koron, W2 (the mixed one) 0.85 (0.84-0.86); the code
-// before these paths gave 0.70 and 0.61 in the same runs (z80host 574 and
-// 498 M T-states per CPU second, now 672 and 643). Which of two rates the
+// 0.93 (0.92-0.94) of koron, W2 (the mixed one) 0.86 (0.82-0.86); the code
+// before these paths gave 0.70 and 0.61 in the same runs (z80host 565 and
+// 498 M T-states per CPU second, now 684 and 647). Which of two rates the
 // bare loop lands on (about 740 or 820) changes with the test binary's
-// layout, not with z80host; at 820 W1 and W2 are 0.82 and 0.78. emu's
+// layout, not with z80host; at 820 W1 and W2 are 0.83 and 0.79. emu's
 // BenchmarkPeerWorkload compares with koron on an array-backed Memory, the
-// fastest it runs (850-925): from RAM 0.73-0.74 (W1) and 0.68-0.71 (W2),
-// from the ROM overlay (a page lookup per access) 0.72 and 0.64-0.65; the
-// board with its devices idle runs at 0.99 of z80host alone on the same
-// memory map. ZEXALL runs at 499 M T-states per CPU second (435 before).
+// fastest it runs (910-980): from RAM 0.74 (W1) and 0.71 (W2), from the ROM
+// overlay (a page lookup and a count per access) 0.69-0.70 and 0.64-0.65;
+// the board with its devices idle runs at 0.99 of z80host alone on the
+// same memory map. ZEXALL runs at 499 M T-states per CPU second (435
+// before).
 //
 // The remaining limit is the wrapping itself, which the design keeps
 // (koron is the instruction engine and is not forked): every instruction
