@@ -105,9 +105,10 @@
 // The remaining limit is the wrapping itself, which the design keeps
 // (koron is the instruction engine and is not forked): every instruction
 // is decoded twice (z80host's path table picks the cycle list and the
-// completion, koron's switch the semantics), Run's loop keeps time, Q and
-// the access count per instruction, and every access koron makes is an
-// interface call into z80host's Memory rather than into a bare array.
+// completion, koron's switch the semantics), Run's loop keeps time and Q
+// per instruction (and, off flat memory, the access count), and every
+// access koron makes is an interface call into z80host's Memory rather
+// than into a bare array.
 //
 // # Verification
 //
