@@ -4,12 +4,10 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"testing/fstest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/lbplus/lbplus/asm"
 	"github.com/lbplus/lbplus/bench"
 	"github.com/lbplus/lbplus/devices/mcd403"
 	"github.com/lbplus/lbplus/emu"
@@ -146,15 +144,9 @@ func TestBreakOnLostByte(t *testing.T) {
 // lost-data breakpoint stops after the IN that read it, not before.
 func TestBreakOnStaleRead(t *testing.T) {
 	src := "        org 0100h\n        ld b,3\nloop:   djnz loop\n        in a,(28h)\n        nop\n        halt\n"
-	prog, err := asm.Assemble(fstest.MapFS{"s.asm": {Data: []byte(src)}}, "s.asm", asm.Options{})
-	require.NoError(t, err)
-	b, err := emu.New(emu.DefaultConfig(emu.StubROM(prog.Org)))
-	require.NoError(t, err)
-	defer b.Close()
-	b.LoadRAM(0, emu.Stub(prog.Org))
-	b.LoadRAM(prog.Org, prog.Bytes)
+	b, _ := ramProgramBoard(t, src)
 	d := ForBoard(b, NewRecorder(1<<12))
-	_, err = d.BreakOnLost()
+	_, err := d.BreakOnLost()
 	require.NoError(t, err)
 	st, err := d.Continue(sched.Second)
 	require.NoError(t, err)

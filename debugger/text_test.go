@@ -6,7 +6,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"testing/fstest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -149,13 +148,7 @@ count:  ld a,b
         nop
         ret
 `
-	prog, err := asm.Assemble(fstest.MapFS{"p.asm": {Data: []byte(src)}}, "p.asm", asm.Options{})
-	require.NoError(t, err)
-	b, err := emu.New(emu.DefaultConfig(emu.StubROM(prog.Org)))
-	require.NoError(t, err)
-	defer b.Close()
-	b.LoadRAM(0, emu.Stub(prog.Org))
-	b.LoadRAM(prog.Org, prog.Bytes)
+	b, prog := ramProgramBoard(t, src)
 	d := ForBoard(b, NewRecorder(1<<10))
 	d.Syms.AddResult(prog)
 	var out bytes.Buffer
@@ -242,4 +235,18 @@ func TestTextPortValue(t *testing.T) {
 	assert.Equal(t, 6, cmds[0].CDBLen, "the CDB went out before")
 	assert.Error(t, x.Exec("break out 21 100"))
 	assert.Error(t, x.Exec("break sideways 21"))
+}
+
+// ramProgramBoard assembles src and returns a board whose stub ROM starts
+// it from RAM, closed when the test ends.
+func ramProgramBoard(t *testing.T, src string) (*emu.Board, *asm.Result) {
+	t.Helper()
+	prog, err := asm.AssembleString(src, asm.Options{})
+	require.NoError(t, err)
+	b, err := emu.New(emu.DefaultConfig(emu.StubROM(prog.Org)))
+	require.NoError(t, err)
+	t.Cleanup(func() { b.Close() })
+	b.LoadRAM(0, emu.Stub(prog.Org))
+	b.LoadRAM(prog.Org, prog.Bytes)
+	return b, prog
 }
