@@ -153,7 +153,9 @@ func New(cfg Config) (*Board, error) {
 		b.ctc.Cascade(2, 3)
 	}
 	b.dart = dart.New(b.s)
-	b.dart.Channel(0).SetClock(b.ctc.Channel(0)) // ZC/TO0 -> TxCA, RxCA
+	// ZC/TO0 -> TxCA, RxCA while /DTR A is active, else the fixed clock
+	b.dart.Channel(0).SetClock(portAClock{ctc: b.ctc.Channel(0), ch: b.dart.Channel(0)})
+	b.dart.Channel(0).OnDTR = func(sched.Time, bool) { b.dart.Channel(0).ClockChanged() }
 	b.dart.Channel(1).SetClock(b.ctc.Channel(1)) // ZC/TO1 -> RxTxCB
 	b.ctc.OnOutputChange = func(ch int) {
 		if ch < 2 {

@@ -126,6 +126,10 @@ type Channel struct {
 
 	// OnTx receives each transmitted character when its stop bit ends.
 	OnTx func(now sched.Time, b uint8)
+	// OnDTR hears the /DTR output change (WR5 bit 7; true = active). The
+	// board uses channel A's to pick that channel's clock
+	// (docs/HARDWARE.md 1.6).
+	OnDTR func(now sched.Time, active bool)
 }
 
 // New returns a DART in its reset state keeping time with s.
@@ -158,8 +162,10 @@ func (d *DART) Channel(n int) *Channel { return &d.ch[n] }
 func (c *Channel) SetClock(clk Clock) { c.clock = clk }
 
 func (c *Channel) reset() {
+	dtr := c.DTR()
 	c.wr = [6]uint8{}
 	c.ptr = 0
+	c.dtrChanged(dtr)
 	if c.txEvent != nil {
 		c.d.s.Cancel(c.txEvent)
 		c.txEvent = nil
@@ -244,10 +250,12 @@ func (c *Channel) WriteControl(v uint8) {
 	p := c.ptr
 	c.ptr = 0
 	if p != 0 {
+		dtr := c.DTR()
 		if p < len(c.wr) {
 			c.wr[p] = v
 		}
 		c.written(p)
+		c.dtrChanged(dtr)
 		return
 	}
 	c.ptr = int(v & 7)
@@ -285,6 +293,16 @@ func (c *Channel) written(reg int) {
 		c.startRx(now)
 	case 5:
 		c.startTx(now)
+	}
+}
+
+// DTR reports the /DTR output: WR5 bit 7, active when set.
+func (c *Channel) DTR() bool { return c.wr[5]&0x80 != 0 }
+
+// dtrChanged tells OnDTR when /DTR is no longer what it was (was).
+func (c *Channel) dtrChanged(was bool) {
+	if now := c.DTR(); now != was && c.OnDTR != nil {
+		c.OnDTR(c.d.s.Now(), now)
 	}
 }
 

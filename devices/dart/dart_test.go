@@ -277,3 +277,22 @@ func TestPacedFarEndNeverOverruns(t *testing.T) {
 	a.WriteControl(1)
 	assert.Equal(t, uint8(0), a.ReadControl()&0x20, "no overrun")
 }
+
+// /DTR follows WR5 bit 7; OnDTR hears each change, including the one a
+// channel reset makes, and nothing when a write leaves it as it was.
+func TestDTROutput(t *testing.T) {
+	s := sched.New()
+	d := New(s)
+	c := d.Channel(0)
+	var heard []bool
+	c.OnDTR = func(_ sched.Time, active bool) { heard = append(heard, active) }
+	wr5 := func(v uint8) { c.WriteControl(5); c.WriteControl(v) }
+	wr5(0x6A)
+	assert.False(t, c.DTR())
+	wr5(0xEA)
+	assert.True(t, c.DTR())
+	wr5(0xE8) // RTS off: DTR unchanged
+	c.WriteControl(0x18)
+	assert.False(t, c.DTR(), "channel reset clears WR5")
+	assert.Equal(t, []bool{true, false}, heard)
+}
