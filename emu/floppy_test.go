@@ -141,6 +141,47 @@ func BenchmarkPeerWorkloadIdleFloppy(b *testing.B) {
 	}
 }
 
+// dwait polls the WD1772's status as Ampro BIOS 4.3's DWAIT does, one IN
+// every 43 T-states (IN, BIT 0, RET Z, DEC HL, LD A,H, OR L, JP NZ), for at
+// most 6 x 65536 polls, and returns the T-state at which BUSY was seen
+// clear, with the status, or ok false when the BIOS would have timed out
+// (and sent Force Interrupt).
+func dwait(b *emu.Board, t uint64) (uint64, uint8, bool) {
+	for i := 0; i < 6*65536; i++ {
+		st, _ := b.In(0xC4, t)
+		if st&0x01 == 0 {
+			return t, st, true
+		}
+		t += 43
+	}
+	return t, 0, false
+}
+
+// Ampro BIOS 4.3's RESTORE, port by port [F AMBIOS; docs/FLOPPY.md
+// "Lost Data"]: Restore (0Bh, 3 ms steps, h = 1), 60 us, DWAIT, 50 ms, then
+// Read Address (C8h) to see that a disk is there, 60 us, DWAIT, and nothing
+// else: the data register is never read. BUSY must drop by itself once the
+// ID has passed, with Lost Data; a chip that held BUSY for the unread
+// bytes made the BIOS time out, beep "no disk" and try again for ever.
+func TestAmproRestoreReadAddress(t *testing.T) {
+	b := floppyBoard(t, emu.StubROM(0x0100))
+	defer b.Close()
+	b.Out(0x00, 0x41, 0) // ROM off, drive A
+	t0 := uint64(100)
+	b.Out(0xC0, 0x0B, t0)
+	end, st, ok := dwait(b, t0+240)
+	require.True(t, ok, "Restore ends")
+	assert.NotZero(t, st&0x04, "TR00 after Restore")
+	t1 := end + 50*4000 // WAIT 50 ms
+	b.Out(0xC0, 0xC8, t1)
+	end, st, ok = dwait(b, t1+240)
+	require.True(t, ok, "Read Address must end with nobody reading the data register")
+	assert.Less(t, end-t1, uint64(4_000_000/5+4_000), "within a revolution and the ID's bytes")
+	assert.NotZero(t, st&0x04, "Lost Data: six bytes never read")
+	assert.Zero(t, st&0x12, "no RNF, no DRQ left")
+	assert.Equal(t, byte(0), b.FDC().Peek(2), "the ID's track byte went to the sector register")
+}
+
 // The jumpers: WD1772 DRQ -> DART RIA (RR0 bit 4 of channel A) and INTRQ ->
 // CTC CLK/TRG3 (channel 3 counts the interrupts).
 func TestFDCJumpers(t *testing.T) {
@@ -162,16 +203,22 @@ func TestFDCJumpers(t *testing.T) {
 	b.Out(0x70, 0x57, 0) // CTC 3: counter, rising edge, time constant follows
 	b.Out(0x70, 0x10, 4)
 	b.Out(0x00, 0x41, 8)
-	b.Out(0xC0, 0xC8, 12) // Read Address, nobody reads: the last DRQ stays up
-	require.NoError(t, b.RunFor(300*sched.Millisecond))
-	require.True(t, b.FDC().DRQ())
+	b.Out(0xC0, 0xC8, 12) // Read Address
+	for i := 0; i < 300 && !b.FDC().DRQ(); i++ {
+		require.NoError(t, b.RunFor(100*sched.Microsecond))
+	}
+	require.True(t, b.FDC().DRQ(), "the ID's first byte")
 	t0 := b.CPU().T()
 	rr0, _ := b.In(0x84, t0)
 	assert.NotZero(t, rr0&0x10, "RIA = DRQ")
-	b.In(0xC7, t0+20) // the data read drops DRQ and ends the command (INTRQ)
+	b.In(0xC7, t0+20) // the data read drops DRQ
 	rr0, _ = b.In(0x84, t0+40)
 	assert.Zero(t, rr0&0x10)
+	assert.Empty(t, intrq)
+	// The other five bytes are left unread: Lost Data ends the command
+	// when the ID has passed, with INTRQ.
+	require.NoError(t, b.RunFor(sched.Millisecond))
 	assert.Equal(t, []bool{true}, intrq)
-	n, _ := b.In(0x70, t0+60)
+	n, _ := b.In(0x70, b.CPU().T())
 	assert.Equal(t, uint8(0x0F), n, "CTC 3 counted the INTRQ edge")
 }

@@ -227,19 +227,28 @@ func (f *FDC) idByte(now sched.Time) {
 	f.done(now)
 }
 
-// transfer puts a byte read from the disk in the data register; a byte
-// still unread is overwritten and Lost Data set.
+// transfer puts a byte read from the disk in the data register. A byte
+// still unread is overwritten and Lost Data set; once data is lost, DRQ is
+// not raised again for the rest of the command [F WD-MAME; docs/FLOPPY.md
+// "Lost Data"].
 func (f *FDC) transfer(now sched.Time, b byte) {
-	if f.drq {
-		f.status |= StLostData
-	}
 	f.data = b
-	f.setDRQ(now, true)
+	switch {
+	case f.drq:
+		f.status |= StLostData
+	case f.status&StLostData == 0:
+		f.setDRQ(now, true)
+	}
 }
 
-// done ends a read command; a DRQ still pending keeps BUSY until the host
-// reads the byte [F WD-MAME; docs/FLOPPY.md].
+// done ends a read command. After Lost Data the pending DRQ is dropped and
+// the command ends at once with INTRQ, read or not; a final byte that the
+// host is merely late for (no data lost) keeps BUSY until it is read
+// [F WD1772-DS, WD-MAME; docs/FLOPPY.md "Lost Data"].
 func (f *FDC) done(now sched.Time) {
+	if f.status&StLostData != 0 {
+		f.setDRQ(now, false)
+	}
 	if f.drq {
 		f.s.Cancel(&f.ev)
 		f.enter(now, sHold)

@@ -161,22 +161,74 @@ func TestLostData(t *testing.T) {
 	for _, tc := range []struct {
 		lag  sched.Time
 		lost bool
-	}{{1 * us, false}, {31 * us, false}, {33 * us, true}, {0, true}} {
+	}{{1 * us, false}, {31 * us, false}, {33 * us, true}} {
 		r := newRig(t, amp2(), false)
 		r.lag = tc.lag
 		r.f.Write(RegSector, 17)
 		r.cmd(0, 0x88)
-		if tc.lag == 0 {
-			// Nobody reads: the last byte is left pending and BUSY stays
-			// until it is read.
-			r.s.Advance(sched.Second)
-			assert.NotZero(t, r.f.Peek(RegStatus)&StBusy)
-			r.f.Read(RegData)
-		}
 		_, ok := r.waitIdle(sched.Second)
 		require.True(t, ok)
 		assert.Equal(t, tc.lost, r.f.Peek(RegStatus)&StLostData != 0, "lag %v", tc.lag)
 	}
+}
+
+// Every read command that nobody serves ends by itself, with Lost Data,
+// DRQ dropped and INTRQ, as soon as its last byte has passed: the host
+// never has to read the data register for BUSY to drop [F WD1772-DS,
+// WD-MAME]. Ampro's BIOS relies on this: its Restore sends Read Address
+// and only polls BUSY (TestAmproRestoreReadAddress).
+func TestUnservedReadEnds(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cmd  byte
+		// last DRQ of the command: after it the command must end within
+		// a few byte times
+		drqs int
+	}{
+		{"read address", 0xC8, 1},
+		{"read sector", 0x88, 1},
+		{"read track", 0xE8, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRig(t, amp2(), false)
+			r.f.Write(RegSector, 17)
+			r.cmd(0, tc.cmd)
+			end, ok := r.waitIdle(2 * sched.Second)
+			require.True(t, ok, "BUSY must drop with nobody reading")
+			st := r.f.Peek(RegStatus)
+			assert.NotZero(t, st&StLostData)
+			assert.Zero(t, st&StDRQ, "DRQ dropped at the end")
+			assert.True(t, r.f.INTRQ())
+			drq := r.times("fdc", floppy.DRQ, 1)
+			require.Len(t, drq, tc.drqs, "no DRQ after data was lost")
+			assert.Equal(t, end, r.times("fdc", floppy.Busy, 0)[0])
+		})
+	}
+}
+
+// A host that served every byte but is late for the last one (no data
+// lost) keeps BUSY until it reads it; then INTRQ [F WD-MAME].
+func TestLateLastByteHoldsBusy(t *testing.T) {
+	disk := amp2()
+	r := newRig(t, disk, false)
+	r.lag = 1 * us
+	r.f.Write(RegSector, 17)
+	r.cmd(0, 0x88)
+	for len(r.got) < 511 {
+		r.s.Advance(r.s.Next())
+	}
+	r.lag = 0 // the last byte is left pending
+	r.s.Advance(r.s.Now() + 500*ms)
+	st := r.f.Peek(RegStatus)
+	assert.NotZero(t, st&StBusy, "BUSY held for the pending byte")
+	assert.NotZero(t, st&StDRQ)
+	assert.Zero(t, st&StLostData)
+	assert.False(t, r.f.INTRQ())
+	r.got = append(r.got, r.f.Read(RegData))
+	assert.Zero(t, r.f.Peek(RegStatus)&(StBusy|StLostData))
+	assert.True(t, r.f.INTRQ())
+	tr := disk.Track(0, 0)
+	assert.Equal(t, tr.Sectors[tr.Find(17)].Data, r.got)
 }
 
 // Read Address returns the IDs in rotational order (interleave 2 on amp2),
