@@ -174,15 +174,11 @@ wb0:    ld c,0
         inc hl
         ld d,(hl)
         ld (wbspt),de
-        ld a,(sekdev)           ; the CCP's first record: after the boot
-        or a                    ; sector (floppy) or block 10 (hard disk)
-        ld a,40
+        ld a,(sekdev)           ; the CCP's first record: 1, after the
+        or a                    ; loader (floppy, Ampro's layout), or
+        ld a,40                 ; block 10 (hard disk)
         jp p,wb1
-        ld a,(rshift)
-        ld b,a
         ld a,1
-wbsh:   add a,a
-        djnz wbsh
 wb1:    ld c,a
         ld b,0
         ld (wbrec),bc

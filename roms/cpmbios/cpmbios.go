@@ -62,7 +62,7 @@ func build() {
 	if boot, bderr = assemble(fsys, "bootstrap.asm", "CP/M boot loader", 0x9000, BlockSize, false); bderr != nil {
 		return
 	}
-	fdboot, bderr = assemble(fsys, "fdboot.asm", "CP/M floppy boot sector", 0x9000, 512, false)
+	fdboot, bderr = assemble(fsys, "fdboot.asm", "CP/M floppy boot loader", 0x9000, LoaderSize, false)
 }
 
 // assemble builds file, which what names in errors; its image must start at
@@ -82,8 +82,8 @@ func assemble(fsys fs.FS, file, what string, org uint16, size int, upTo bool) (*
 	return r, nil
 }
 
-// FloppyBoot returns the boot sector of a floppy (shared; 512 bytes, the
-// rest of a 1024-byte sector is zero).
+// FloppyBoot returns the boot loader of a floppy, CP/M record 0 of its
+// system tracks (shared; LoaderSize bytes; the CCP follows it).
 func FloppyBoot() ([]byte, error) {
 	once.Do(build)
 	if bderr != nil {

@@ -20,10 +20,16 @@ func floppyTrack(f fdimage.Format, t int) (cyl, head int) {
 	return t, 0
 }
 
-// floppySystem lays out the system tracks of format f: the boot sector,
-// ccpbdos (cpm.SysSize bytes) and the BIOS, one after the other in
-// sector-number order, so that the boot sector's two READTRK calls put the
-// CCP at CCPBASE.
+// LoaderSize is the part of the first system sector that holds the boot
+// loader: CP/M record 0. CCP+BDOS start at record 1, as on Ampro's system
+// disks, whose BIOS reloads them from there at warm boot (docs/CPM.md
+// "Floppies").
+const LoaderSize = 128
+
+// floppySystem lays out the system tracks of format f: the loader
+// (record 0), ccpbdos (cpm.SysSize bytes) and the BIOS, one after the
+// other in sector-number order, so that the loader's two READTRK calls put
+// the CCP at CCPBASE.
 func floppySystem(f fdimage.Format, ccpbdos []byte) ([]byte, error) {
 	if len(ccpbdos) != cpm.SysSize {
 		return nil, fmt.Errorf("CCP+BDOS is %d bytes, want %d", len(ccpbdos), cpm.SysSize)
@@ -40,13 +46,13 @@ func floppySystem(f fdimage.Format, ccpbdos []byte) ([]byte, error) {
 		return nil, err
 	}
 	room := FloppySysTracks * f.Sectors * f.Size
-	if f.Size+len(ccpbdos)+len(bios) > room {
-		return nil, fmt.Errorf("format %s: the system (%d bytes) does not fit its %d-byte system tracks", f.Name, f.Size+len(ccpbdos)+len(bios), room)
+	if LoaderSize+len(ccpbdos)+len(bios) > room {
+		return nil, fmt.Errorf("format %s: the system (%d bytes) does not fit its %d-byte system tracks", f.Name, LoaderSize+len(ccpbdos)+len(bios), room)
 	}
 	sys := make([]byte, room)
 	copy(sys, boot)
-	copy(sys[f.Size:], ccpbdos)
-	copy(sys[f.Size+len(ccpbdos):], bios)
+	copy(sys[LoaderSize:], ccpbdos)
+	copy(sys[LoaderSize+len(ccpbdos):], bios)
 	return sys, nil
 }
 

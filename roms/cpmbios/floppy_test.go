@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/lbplus/lbplus/devices/fdimage"
@@ -63,5 +64,37 @@ func TestFloppyBootsEachFormat(t *testing.T) {
 			require.NoError(t, r.ty.WaitFor("A>"))
 			r.cmd(t, "DIR", "A: BIG      COM\r\nA>")
 		})
+	}
+}
+
+// The system tracks are Ampro's: the loader is CP/M record 0 and CCP+BDOS
+// start at record 1, where Ampro's BIOS reloads them at warm boot (44
+// records from track 0, sector 1); the BIOS follows the BDOS [F AMBIOS;
+// docs/CPM.md "Floppies"].
+func TestFloppySystemIsAmproLayout(t *testing.T) {
+	sys := ourSystem(t)
+	bios, err := cpmbios.BIOS()
+	require.NoError(t, err)
+	for _, name := range []string{"amp1", "amp2", "amp3", "amp4"} {
+		f, err := fdimage.ParseFormat(name)
+		require.NoError(t, err)
+		d := f.NewDisk(0xE5)
+		require.NoError(t, cpmbios.InstallFloppy(d, f, sys))
+		// The system tracks as CP/M sees them: track 0 then track 1, each
+		// in sector-number order.
+		var tracks []byte
+		for tr := 0; tr < cpmbios.FloppySysTracks; tr++ {
+			c, h := tr, 0
+			if f.Heads == 2 {
+				c, h = 0, tr
+			}
+			t0 := d.Track(c, h)
+			for k := 0; k < f.Sectors; k++ {
+				tracks = append(tracks, t0.Sectors[t0.Find(byte(f.FirstID+k))].Data...)
+			}
+		}
+		assert.Equal(t, byte(0x21), tracks[0], "%s: bootable: LD HL,nn", name)
+		assert.Equal(t, sys, tracks[128:128+len(sys)], "%s: CCP+BDOS from record 1", name)
+		assert.Equal(t, bios, tracks[128+len(sys):128+len(sys)+len(bios)], "%s: BIOS after the BDOS", name)
 	}
 }
