@@ -124,6 +124,9 @@ type Board struct {
 	err     error
 	hash    uint64
 	ioCount uint64
+	// busyIO is when the program last touched a port other than DART
+	// channel A's (LastBusyIO).
+	busyIO sched.Time
 }
 
 // New builds the machine cfg describes and resets it: the board (CPU, CTC,

@@ -46,10 +46,25 @@ func (b *Board) ioTime(t uint64) sched.Time {
 	return sched.Time(t+IOAccessOffset) * sched.TState
 }
 
+// noteIO keeps LastBusyIO: any port but DART channel A's (80h-87h).
+func (b *Board) noteIO(p uint8) {
+	if p&0xF8 != 0x80 {
+		b.busyIO = b.s.Now()
+	}
+}
+
+// LastBusyIO is the simulated time of the program's last access to a port
+// other than the console's (DART channel A). A program that touches only
+// the console, or no port at all, for a long while is waiting for a key or
+// idling: the front end's fast boot watches this (it is no part of the
+// machine's state and changes nothing in it).
+func (b *Board) LastBusyIO() sched.Time { return b.busyIO }
+
 // In is an I/O read cycle (z80host.Bus).
 func (b *Board) In(port uint16, t uint64) (uint8, int) {
 	b.s.Advance(b.ioTime(t))
 	p := uint8(port)
+	b.noteIO(p)
 	v := uint8(0xFF)
 	waits := 0
 	switch {
@@ -83,6 +98,7 @@ func (b *Board) In(port uint16, t uint64) (uint8, int) {
 func (b *Board) Out(port uint16, v uint8, t uint64) int {
 	b.s.Advance(b.ioTime(t))
 	p := uint8(port)
+	b.noteIO(p)
 	waits := 0
 	switch {
 	case p == 0x00:

@@ -43,6 +43,7 @@ var runFlags struct {
 	machine   string
 	rom       string
 	speed     string
+	bootSpeed string // max: run fast until the console waits for a key
 	console   string
 	waitOnDRQ bool
 	scsiID    int
@@ -100,6 +101,7 @@ func init() {
 	f.StringVar(&runFlags.tape, "tape", "", "cartridge image `FILE[,ro]` for the MCD-403 at SCSI ID 1 (make one with lbplus tape create; ,ro: read-only)")
 	f.StringVar(&runFlags.rom, "rom", "", "ROM image (4, 8, 16 or 32 KB) instead of the built-in monitor")
 	f.StringVar(&runFlags.speed, "speed", "realtime", "realtime (4 MHz) or max")
+	f.StringVar(&runFlags.bootSpeed, "boot-speed", "max", "with --speed realtime: max runs the boot as fast as the host can until the console waits for a key; realtime paces it too")
 	f.StringVar(&runFlags.console, "console", "stdio", "stdio, tcp:PORT (this host only) or tcp:HOST:PORT (e.g. 0.0.0.0 for the network: no password)")
 	f.BoolVar(&runFlags.waitOnDRQ, "wait-on-drq", false, "hypothesis B: port 28 holds WAIT until the 5380 raises DRQ")
 	f.IntVar(&runFlags.scsiID, "scsi-id", 7, "initiator SCSI ID on the J9 jumpers (0-7)")
@@ -193,7 +195,12 @@ func runBoard(cmd *cobra.Command, _ []string) (err error) {
 	defer signal.Stop(sig)
 
 	// The only place host time meets simulated time: realtime mode sleeps
-	// so that simulated time never runs ahead of the wall clock.
+	// so that simulated time never runs ahead of the wall clock, once the
+	// fast boot (run_boot.go) is over.
+	boot, err := newBootPhase(runFlags.bootSpeed, realtime && runFlags.loadState == "", board.Now())
+	if err != nil {
+		return err
+	}
 	start := time.Now()
 	simStart := board.Now()
 	for {
@@ -218,7 +225,8 @@ func runBoard(cmd *cobra.Command, _ []string) (err error) {
 			settle.ended, ended = true, nil
 		default:
 		}
-		if gate.feed(board, port.Input(), board.Now()) {
+		typed := gate.feed(board, port.Input(), board.Now())
+		if typed {
 			settle.typed()
 		}
 		if err := board.RunFor(runSlice); err != nil {
@@ -236,6 +244,12 @@ func runBoard(cmd *cobra.Command, _ []string) (err error) {
 		}
 		if settle.done(board.Now(), board.ConsoleQueued(), len(port.Input())+len(gate.pending)) {
 			return nil
+		}
+		if boot.on {
+			if boot.running(board.Now(), board.LastBusyIO(), typed) {
+				continue
+			}
+			start, simStart = time.Now(), board.Now() // real speed from here
 		}
 		if realtime {
 			ahead := time.Duration(board.Now()-simStart)/time.Duration(sched.Nanosecond) - time.Since(start)
