@@ -153,7 +153,10 @@ func parseInterleaves(s string) ([]int, error) {
 				return nil, fmt.Errorf("--interleave: %q is not a number or range", part)
 			}
 		}
-		if a < 1 || b > acb4000.ST125.Sectors-1 || a > b {
+		if a > b {
+			return nil, fmt.Errorf("--interleave: %q is reversed (write %d-%d)", part, b, a)
+		}
+		if a < 1 || b > acb4000.ST125.Sectors-1 {
 			return nil, fmt.Errorf("--interleave: %q outside 1-%d", part, acb4000.ST125.Sectors-1)
 		}
 		for i := a; i <= b; i++ {

@@ -251,6 +251,7 @@ func TestCLIBadInput(t *testing.T) {
 		{[]string{"bench", "backup", "--hd-interleave", "0"}, "interleave 0"},
 		{[]string{"bench", "backup", "--read-size", "3K"}, "--read-size 3K"},
 		{[]string{"bench", "interleave", "--interleave", "2-20"}, `"2-20" outside 1-16`},
+		{[]string{"bench", "interleave", "--interleave", "9-2"}, `"9-2" is reversed (write 2-9)`},
 		{[]string{"bench", "interleave", "--transfer", "4Kx"}, `"4Kx" is not NKxM`},
 		{[]string{"bench", "tape", "--burst", "512"}, "burst 512"},
 		{[]string{"bench", "sweep", "--kb", "1"}, "--kb 1"},
