@@ -49,9 +49,10 @@ func init() {
 		Short: "The window of every fitted parameter: how far it may move with every story row kept",
 		Long: `For each parameter that a story row constrains (the FIT entries of
 docs/PARAMETERS.md, and two that are not fitted: ReqAfterAck, which a
-source gives, and SearchFactor, which no check moves), searches on the emulation, with every other parameter at its value, for the
-range over which every story check still passes: the five seed rows within
-their tolerances (` + fmt.Sprint(bench.ParamsPasses) + ` blocks each), burst 4K x2 missing tape 3:1, the
+source gives, and SearchFactor, which no check moves), searches on the
+emulation, with every other parameter at its value, for the range over
+which every story check still passes: the five seed rows within their
+tolerances (` + fmt.Sprint(bench.ParamsPasses) + ` blocks each), burst 4K x2 missing tape 3:1, the
 BIOS path stopping at tape 6:1 too, 256-byte tape bursts hanging and 16-byte
 ones working, and (for the disk's parameters) the interleave table within
 10%. Each side is probed at 2% of the value, then twice as far each time

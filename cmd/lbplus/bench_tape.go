@@ -26,7 +26,7 @@ func init() {
 	)
 	cmd := &cobra.Command{
 		Use:   "tape",
-		Short: "Write (or read) 8 KB tape blocks from a Z80 program: streaming, repositions, the burst hang",
+		Short: "8 KB tape blocks from a Z80 program: streaming, repositions, the burst hang",
 		Long: `Runs TAPEBENCH (roms/tapebench) on a fresh board with a fresh MCD-403
 cartridge for every combination of --interleave, --burst and --delay, and
 prints one row per run: the net rate the Z80 program measured with the CTC

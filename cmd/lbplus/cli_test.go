@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spf13/cobra"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -524,4 +525,26 @@ func TestCLITCPConsole(t *testing.T) {
 			assert.Equal(t, console.BusyMessage, string(msg))
 		})
 	}
+}
+
+// Every command's --help fits in helpWidth columns: flag descriptions are
+// wrapped, the long texts written within it.
+func TestHelpWithinWidth(t *testing.T) {
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+		if !c.IsAvailableCommand() && c != rootCmd {
+			return
+		}
+		var out bytes.Buffer
+		c.SetOut(&out)
+		defer c.SetOut(nil)
+		require.NoError(t, c.Help())
+		for i, line := range strings.Split(out.String(), "\n") {
+			assert.LessOrEqual(t, len([]rune(line)), helpWidth, "%s --help line %d: %q", c.CommandPath(), i+1, line)
+		}
+	}
+	walk(rootCmd)
 }

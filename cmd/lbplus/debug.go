@@ -63,7 +63,7 @@ var debugCmd = &cobra.Command{
 	RunE: func(cmd *cobra.Command, args []string) error {
 		if err := runCmd.ParseFlags(args); err != nil {
 			if errors.Is(err, pflag.ErrHelp) {
-				fmt.Fprintf(cmd.OutOrStdout(), "%s\n\nUsage:\n  lbplus %s\n\nFlags:\n%s", debugLong, cmd.Use, runCmd.Flags().FlagUsages())
+				fmt.Fprintf(cmd.OutOrStdout(), "%s\n\nUsage:\n  lbplus %s\n\nFlags:\n%s", debugLong, cmd.Use, runCmd.Flags().FlagUsagesWrapped(helpWidth))
 				return nil
 			}
 			return err

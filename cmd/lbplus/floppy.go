@@ -59,7 +59,7 @@ An existing FILE is never replaced.`,
 	rf := runCmd.Flags()
 	for i := range fdFlags {
 		rf.StringVar(&fdFlags[i], fmt.Sprintf("fd%d", i), "",
-			fmt.Sprintf("floppy drive %d: image `FILE[,format=amp2][,ro][,type=48tpi|96tpi]` (.imd or raw; make one with lbplus floppy create)", i))
+			fmt.Sprintf("floppy drive %d: image `FILE[,OPTION...]` (.imd or raw; make one with lbplus floppy create); options: format=amp1..amp4 (a raw image's format), ro, type=48tpi or 96tpi", i))
 	}
 }
 

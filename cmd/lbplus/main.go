@@ -21,6 +21,16 @@ var rootCmd = &cobra.Command{
 	SilenceErrors: true,
 }
 
+// helpWidth is the widest line --help prints: flag descriptions are
+// wrapped to it, and the long texts are written within it.
+const helpWidth = 100
+
+func init() {
+	rootCmd.SetUsageTemplate(strings.ReplaceAll(rootCmd.UsageTemplate(),
+		"FlagUsages | trimTrailingWhitespaces",
+		fmt.Sprintf("FlagUsagesWrapped %d | trimTrailingWhitespaces", helpWidth)))
+}
+
 func main() {
 	requireSubcommands(rootCmd)
 	err := rootCmd.Execute()

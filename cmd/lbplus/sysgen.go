@@ -27,11 +27,12 @@ var sysgenCmd = &cobra.Command{
 	Long: `Rewrite the system of an lbplus CP/M hard disk (one made with lbplus disk
 create --system) or the system tracks of an Ampro-format floppy image (.imd
 or raw; --format amp2 for a raw image whose size is ambiguous): the boot
-loader, the CCP and BDOS, and the BIOS. Files on the disk stay. --ccp-bdos FILE installs your own CCP+BDOS
-instead of lbplus's: 5632 bytes (CCP 0800h + BDOS 0E00h) assembled for the
-CCP at D400h, BDOS at DC00h (DR CP/M 2.2's 60K layout; docs/CPM.md), e.g.
-Digital Research's CP/M 2.2 or ZCPR/ZRDOS. --transfer byte|burst chooses how
-the BIOS moves SCSI data (default: keep the disk's setting).`,
+loader, the CCP and BDOS, and the BIOS. Files on the disk stay.
+--ccp-bdos FILE installs your own CCP+BDOS instead of lbplus's: 5632 bytes
+(CCP 0800h + BDOS 0E00h) assembled for the CCP at D400h, BDOS at DC00h
+(DR CP/M 2.2's 60K layout; docs/CPM.md), e.g. Digital Research's CP/M 2.2
+or ZCPR/ZRDOS. --transfer byte|burst chooses how the BIOS moves SCSI data
+(default: keep the disk's setting).`,
 	Args: cobra.ExactArgs(1),
 	RunE: func(cmd *cobra.Command, args []string) error {
 		if _, err := os.Stat(image.SidecarPath(args[0])); err != nil {
