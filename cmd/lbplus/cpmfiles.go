@@ -34,6 +34,7 @@ var cpmFlags struct {
 	part   int
 	format string
 	user   int
+	force  bool
 }
 
 func init() {
@@ -46,15 +47,15 @@ func init() {
 		},
 	}
 	get := &cobra.Command{
-		Use:   "get IMAGE [U:]NAME [FILE]",
-		Short: "Copy a file out of the image (to FILE, default NAME in lower case)",
+		Use:   "get [--force] IMAGE [U:]NAME [FILE]",
+		Short: "Copy a file out of the image (to FILE, default NAME in lower case; never over a file)",
 		Args:  cobra.RangeArgs(2, 3),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			out := ""
 			if len(args) == 3 {
 				out = args[2]
 			}
-			return cpmGet(cmd.OutOrStdout(), args[0], args[1], out)
+			return cpmGet(cmd.OutOrStdout(), args[0], args[1], out, cpmFlags.force)
 		},
 	}
 	put := &cobra.Command{
@@ -79,6 +80,7 @@ func init() {
 		cpmCmd.AddCommand(c)
 	}
 	put.Flags().IntVar(&cpmFlags.user, "user", 0, "user area (0-15)")
+	get.Flags().BoolVar(&cpmFlags.force, "force", false, "replace FILE if it exists")
 	rootCmd.AddCommand(cpmCmd)
 }
 
@@ -139,7 +141,7 @@ func cpmList(w io.Writer, path string) error {
 	return nil
 }
 
-func cpmGet(w io.Writer, path, arg, out string) error {
+func cpmGet(w io.Writer, path, arg, out string, force bool) error {
 	user, name, err := userName(arg)
 	if err != nil {
 		return err
@@ -159,7 +161,7 @@ func cpmGet(w io.Writer, path, arg, out string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	if err := os.WriteFile(out, data, 0o644); err != nil {
+	if err := writeHostFile(out, force, func(f io.Writer) error { _, err := f.Write(data); return err }); err != nil {
 		return err
 	}
 	_, err = fmt.Fprintf(w, "%d:%s -> %s (%d bytes)\n", user, strings.ToUpper(name), out, len(data))

@@ -2,6 +2,8 @@ package main
 
 import (
 	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -42,4 +44,55 @@ func TestREADMEDocumentsEveryFlag(t *testing.T) {
 		assert.Contains(t, readme, s)
 	}
 	assert.True(t, strings.Contains(readme, "--version"))
+}
+
+// TestDocsCommandLinesMatchHelp: every command line in the README and
+// docs/ (`lbplus CMD [SUB] --flag ...`, up to a # comment) names a command
+// that exists and only flags that command has, so the docs never offer
+// what --help refuses.
+func TestDocsCommandLinesMatchHelp(t *testing.T) {
+	files, err := filepath.Glob("../../docs/*.md")
+	require.NoError(t, err)
+	files = append(files, "../../README.md")
+	cmdLine := regexp.MustCompile(`\blbplus((?: [a-z][a-z-]*)+)(.*)`)
+	flag := regexp.MustCompile(`(?:^|[\s\[(|])(--[a-z][a-z0-9-]*)`)
+	checked := 0
+	for _, file := range files {
+		b, err := os.ReadFile(file)
+		require.NoError(t, err)
+		for n, line := range strings.Split(string(b), "\n") {
+			m := cmdLine.FindStringSubmatch(line)
+			if m == nil {
+				continue
+			}
+			words := strings.Fields(m[1])
+			c, rest, err := rootCmd.Find(words)
+			if err != nil || c == rootCmd || len(rest) == len(words) {
+				continue // prose ("lbplus reproduces ...") or a path
+			}
+			args := m[2]
+			if len(rest) > 0 {
+				args = strings.Join(rest, " ") + args
+			}
+			if i := strings.Index(args, "#"); i >= 0 {
+				args = args[:i]
+			}
+			if i := strings.Index(args, "`"); i >= 0 {
+				args = args[:i] // the end of an inline command
+			}
+			for _, f := range flag.FindAllStringSubmatch(args, -1) {
+				name := strings.TrimPrefix(f[1], "--")
+				if name == "help" || name == "version" {
+					continue
+				}
+				checked++
+				fs := c.Flags()
+				if c == debugCmd {
+					fs = runCmd.Flags() // debug takes run's flags (debug.go)
+				}
+				assert.NotNil(t, fs.Lookup(name), "%s:%d: %s has no --%s: %s", filepath.Base(file), n+1, c.CommandPath(), name, line)
+			}
+		}
+	}
+	assert.Greater(t, checked, 50, "the scan found the documented flags")
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -595,31 +594,10 @@ func runSave(b *emu.Board, args []string) (msg string, done bool) {
 	return fmt.Sprintf("machine saved to %s at %v; resume with --load-state %s\r\n", path, b.Now(), path), true
 }
 
-// saveStateFile writes the state durably: to a temporary file, synced,
-// then renamed over path, so a crash never leaves half a state.
+// saveStateFile writes the state durably (writeHostFile), so a crash never
+// leaves half a state; a state already there is replaced.
 func saveStateFile(b *emu.Board, path string) error {
-	// A unique temporary beside path: a fixed PATH.tmp could be a file of
-	// the user's.
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	if err := b.SaveState(f); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return os.Rename(tmp, path)
+	return writeHostFile(path, true, b.SaveState)
 }
 
 func loadStateFile(b *emu.Board, path string) error {
