@@ -387,6 +387,17 @@ func (b *Board) Stop() {
 	b.cpu.SetLimit(b.limit)
 }
 
+// Fail stops the machine with err: the current run returns it after the
+// instruction in progress, and so does every later run. The first error
+// stays. For what the machine cannot go on without: a store that refused a
+// write, a trace that can no longer be written.
+func (b *Board) Fail(err error) {
+	if b.err == nil {
+		b.err = err
+	}
+	b.Stop()
+}
+
 // Step runs one instruction (or interrupt acknowledge, or one HALT cycle)
 // and the events due by its end, for a debugger's single step. It returns
 // the T-states taken.

@@ -52,10 +52,7 @@ func (b *Board) buildFloppy() error {
 	}
 	fb.fdc.OnINTRQ = func(_ sched.Time, v bool) { b.FDCINTRQ(v) }
 	fb.fdc.OnDRQ = func(_ sched.Time, v bool) { b.FDCDRQ(v) }
-	fb.fdc.OnError = func(err error) {
-		b.err = err
-		b.Stop()
-	}
+	fb.fdc.OnError = b.Fail
 	b.floppy = fb
 	for _, f := range b.cfg.Floppies {
 		cyls := 0

@@ -153,35 +153,61 @@ func attachBusTrace(b *emu.Board) error {
 		if err != nil {
 			return fmt.Errorf("--vcd: %w", err)
 		}
+		out := &traceFile{f: f, flag: "--vcd", board: b}
 		wires, watch := floppyWires(b)
-		v := scsi.NewVCDWires(f, sched.Nanosecond, wires)
+		v := scsi.NewVCDWires(out, sched.Nanosecond, wires)
 		watch(v)
 		bus.Observe(v.Change)
-		name := traceFlags.vcd
-		runAtExit = append(runAtExit, func() error {
-			err := errors.Join(v.End(b.Now()), f.Close())
-			if err != nil {
-				return fmt.Errorf("--vcd %s: %w", name, err)
-			}
-			return nil
-		})
+		runAtExit = append(runAtExit, func() error { return out.finish(v.End(b.Now())) })
 	}
 	if traceFlags.text != "" {
 		f, err := os.Create(traceFlags.text)
 		if err != nil {
 			return fmt.Errorf("--trace: %w", err)
 		}
-		w := bufio.NewWriterSize(f, 64<<10)
+		out := &traceFile{f: f, flag: "--trace", board: b}
+		w := bufio.NewWriterSize(out, 64<<10)
 		tt := scsi.NewTextTrace(w)
 		bus.Observe(tt.Change)
-		name := traceFlags.text
-		runAtExit = append(runAtExit, func() error {
-			err := errors.Join(tt.Err(), w.Flush(), f.Close())
-			if err != nil {
-				return fmt.Errorf("--trace %s: %w", name, err)
-			}
-			return nil
-		})
+		runAtExit = append(runAtExit, func() error { return out.finish(errors.Join(tt.Err(), w.Flush())) })
+	}
+	return nil
+}
+
+// traceFile is a trace's file. Its first write error stops the machine at
+// once with one line naming the flag and the file (emu.Board.Fail), so a
+// full disk is reported when it happens, not at exit; the trace writes
+// nothing after it and reports it no second time.
+type traceFile struct {
+	f     *os.File
+	flag  string
+	board *emu.Board
+	err   error
+}
+
+func (t *traceFile) Write(p []byte) (int, error) {
+	if t.err != nil {
+		return 0, t.err
+	}
+	n, err := t.f.Write(p)
+	if err != nil {
+		t.err = fmt.Errorf("%s %s: %w", t.flag, t.f.Name(), err)
+		t.board.Fail(t.err)
+	}
+	return n, err
+}
+
+// finish closes the file at the end of the run. It returns the file's
+// first write error (the run's own error when the write stopped it, which
+// is then reported once), else the trace's last error (its closing
+// timestamp or flush) or the close's.
+func (t *traceFile) finish(err error) error {
+	cerr := t.f.Close()
+	if t.err != nil {
+		return t.err
+	}
+	if err = errors.Join(err, cerr); err != nil {
+		return fmt.Errorf("%s %s: %w", t.flag, t.f.Name(), err)
 	}
 	return nil
 }

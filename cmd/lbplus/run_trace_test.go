@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,7 +12,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/lbplus/lbplus/emu"
 	"github.com/lbplus/lbplus/roms/bootdemo"
+	"github.com/lbplus/lbplus/roms/monitor"
+	"github.com/lbplus/lbplus/sched"
+	"github.com/lbplus/lbplus/scsi/scsidev"
 )
 
 // vcdRisingEdges counts 0->1 changes of the wire named name in a VCD file.
@@ -76,5 +81,49 @@ func TestRunTraceBadFile(t *testing.T) {
 		err := runBoard(runCmd, nil)
 		require.Error(t, err, name)
 		assert.Contains(t, err.Error(), c.want, name)
+	}
+}
+
+// A trace that cannot be written (a full disk) stops the machine at the
+// first failed write with one error naming the flag and the file; the end
+// of the run reports that same error, not a second one.
+func TestRunTraceWriteErrorStopsAtOnce(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full here")
+	}
+	t.Cleanup(func() { traceFlags.vcd, traceFlags.text, runAtExit = "", "", nil })
+	t.Setenv("XDG_DATA_HOME", t.TempDir())
+	disk, err := defaultSystemDisk(io.Discard)
+	require.NoError(t, err)
+	for _, flag := range []string{"--trace", "--vcd"} {
+		traceFlags.vcd, traceFlags.text, runAtExit = "", "", nil
+		if flag == "--vcd" {
+			traceFlags.vcd = "/dev/full"
+		} else {
+			traceFlags.text = "/dev/full"
+		}
+		rom, err := monitor.Image()
+		require.NoError(t, err)
+		cfg := emu.DefaultConfig(rom)
+		cfg.SCSI = []scsidev.Spec{{ID: HD0ID, Type: "acb4000", Images: []string{disk}}}
+		b, err := emu.New(cfg)
+		require.NoError(t, err)
+		require.NoError(t, attachBusTrace(b))
+		// CP/M's boot from the disk moves 16 KB over the bus: the
+		// trace's buffer fills and its first write fails.
+		err = nil
+		var when sched.Time
+		for i := 0; i < 6000 && err == nil; i++ {
+			err = b.RunFor(10 * sched.Millisecond)
+			when = b.Now()
+		}
+		want := flag + " /dev/full: write /dev/full: no space left on device"
+		require.EqualError(t, err, want)
+		assert.Less(t, when, 30*sched.Second, "stopped when the write failed, during the boot")
+		assert.EqualError(t, b.RunFor(sched.Millisecond), want, "the machine stays stopped")
+		var exit error
+		runExitHooks(&exit)
+		assert.EqualError(t, exit, want, "the same error at the end, once")
+		b.Close()
 	}
 }
