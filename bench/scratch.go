@@ -4,7 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 	"sync"
+	"syscall"
 )
 
 // ScratchEnv names the environment variable that chooses where benches put
@@ -13,9 +16,19 @@ const ScratchEnv = "LBPLUS_SCRATCH"
 
 var scratchDirs struct {
 	mu     sync.Mutex
-	dirs   map[string]bool
-	closed bool // RemoveAllScratch ran: no more scratch directories
+	dirs   map[string]*os.File // each directory's lock, held while it lives
+	closed bool                // RemoveAllScratch ran: no more scratch directories
 }
+
+// scratchPrefix begins the name of every scratch directory, and
+// scratchLock names the file in it that its process holds locked (flock)
+// for as long as it lives: a directory whose lock can be taken belongs to
+// a process that is gone (killed with SIGKILL, or a crash), which could
+// not clean up after itself.
+const (
+	scratchPrefix = "lbplus-bench-"
+	scratchLock   = ".owner"
+)
 
 // ScratchDir makes a temporary directory for a run's throwaway images
 // (about 21 MB a disk) inside parent, or, when parent is "", inside
@@ -44,30 +57,75 @@ func ScratchDir(parent string) (string, error) {
 		case !st.IsDir():
 			return "", fmt.Errorf("scratch folder %s: not a folder", parent)
 		}
-		if d, err = os.MkdirTemp(parent, "lbplus-bench-"); err != nil {
+		if d, err = os.MkdirTemp(parent, scratchPrefix); err != nil {
 			return "", fmt.Errorf("scratch directory: %w", err)
 		}
 	} else if st, serr := os.Stat("/dev/shm"); serr == nil && st.IsDir() {
-		d, err = os.MkdirTemp("/dev/shm", "lbplus-bench-")
+		d, err = os.MkdirTemp("/dev/shm", scratchPrefix)
 	}
 	if d == "" {
-		if d, err = os.MkdirTemp("", "lbplus-bench-"); err != nil {
+		if d, err = os.MkdirTemp("", scratchPrefix); err != nil {
 			return "", fmt.Errorf("scratch directory: %w", err)
 		}
 	}
-	if scratchDirs.dirs == nil {
-		scratchDirs.dirs = map[string]bool{}
+	lock, err := os.OpenFile(filepath.Join(d, scratchLock), os.O_CREATE|os.O_RDWR, 0o600)
+	if err == nil {
+		err = syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
 	}
-	scratchDirs.dirs[d] = true
+	if err != nil {
+		if lock != nil {
+			lock.Close()
+		}
+		os.RemoveAll(d)
+		return "", fmt.Errorf("scratch directory %s: %w", d, err)
+	}
+	if scratchDirs.dirs == nil {
+		scratchDirs.dirs = map[string]*os.File{}
+	}
+	scratchDirs.dirs[d] = lock
+	removeOrphans(filepath.Dir(d))
 	return d, nil
+}
+
+// removeOrphans deletes the scratch directories in parent whose process
+// is gone: their lock can be taken. A directory being made right now has
+// no lock file yet and is left alone, and so is one without a lock file
+// at all (another program's, or an older lbplus's).
+func removeOrphans(parent string) {
+	ents, err := os.ReadDir(parent)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), scratchPrefix) {
+			continue
+		}
+		d := filepath.Join(parent, e.Name())
+		if _, mine := scratchDirs.dirs[d]; mine {
+			continue
+		}
+		f, err := os.OpenFile(filepath.Join(d, scratchLock), os.O_RDWR, 0)
+		if err != nil {
+			continue
+		}
+		if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil {
+			os.RemoveAll(d)
+		}
+		f.Close()
+	}
 }
 
 // RemoveScratch deletes a directory made by ScratchDir.
 func RemoveScratch(dir string) error {
 	scratchDirs.mu.Lock()
+	lock := scratchDirs.dirs[dir]
 	delete(scratchDirs.dirs, dir)
 	scratchDirs.mu.Unlock()
-	return os.RemoveAll(dir)
+	err := os.RemoveAll(dir)
+	if lock != nil {
+		lock.Close()
+	}
+	return err
 }
 
 // RemoveAllScratch deletes every scratch directory not yet removed: called
@@ -80,12 +138,13 @@ func RemoveAllScratch() {
 	scratchDirs.mu.Lock()
 	defer scratchDirs.mu.Unlock()
 	scratchDirs.closed = true
-	for d := range scratchDirs.dirs {
+	for d, lock := range scratchDirs.dirs {
 		for try := 0; try < 100; try++ {
 			if os.RemoveAll(d) == nil {
 				break
 			}
 		}
+		lock.Close()
 		delete(scratchDirs.dirs, d)
 	}
 }
