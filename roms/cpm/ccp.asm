@@ -418,9 +418,9 @@ csave:  call    number          ; pages
         inc     a
         jr      z, sav9
         pop     af
-        add     a, a            ; records
-        ld      b, a
-        ld      hl, TPA
+        ld      b, a            ; pages (up to 255: counted as pages, as
+        ld      c, 0            ; 2 x 255 records overflow a byte); C: the
+        ld      hl, TPA         ; record within the page
 sav1:   ld      a, b
         or      a
         jr      z, sav2
@@ -436,8 +436,12 @@ sav1:   ld      a, b
         ld      de, 128
         add     hl, de
         pop     bc
+        inc     c
+        bit     1, c
+        jr      z, sav3
+        ld      c, 0            ; the page's second record: next page
         dec     b
-        or      a
+sav3:   or      a
         jr      z, sav1
         jr      sav9
 sav2:   ld      de, fcb

@@ -450,10 +450,13 @@ nofile: call    pmsg
 dirful: call    pmsg
         db      "DIRECTORY FULL$"
         jr      done
-full:   call    pmsg
-        db      "DISK FULL$"
+full:   call    pmsg            ; a partial copy is no copy: delete it
+        db      "DISK FULL, NOT COPIED$"
         ld      de, dfcb
         ld      c, 16
+        call    BDOS
+        ld      de, dfcb
+        ld      c, 19
         call    BDOS
 done:   ld      a, (user0)
         ld      e, a

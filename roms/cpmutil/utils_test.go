@@ -1,6 +1,8 @@
 package cpmutil_test
 
 import (
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -51,4 +53,44 @@ func TestCopyAndStat(t *testing.T) {
 	assert.Contains(t, out, "A>DIR B:\nB: SMALL    TXT\n")
 	assert.Contains(t, out, "SAME FILE, SKIPPED")
 	golden(t, "copystat.txt", out[:i])
+}
+
+// COPY onto a disk that fills up says so and leaves no partial (or empty)
+// destination file behind; the space it took is free again.
+func TestCopyDiskFull(t *testing.T) {
+	m := machine(t, "COPY", "STAT")
+	require.NoError(t, m.Save("HUGE.DAT", make([]byte, 45*1024)))
+	require.NoError(t, m.Save("SMALL.TXT", []byte("small\r\n\x1a")))
+	m.Out.Reset()
+	// B: (amp1) holds 190K: four copies leave 10K, the fifth does not fit.
+	m.Type("COPY B:H1.DAT=HUGE.DAT\r", "COPY B:H2.DAT=HUGE.DAT\r", "COPY B:H3.DAT=HUGE.DAT\r",
+		"COPY B:H4.DAT=HUGE.DAT\r", "STAT B:\r", "COPY B:H5.DAT=HUGE.DAT\r", "DIR B:\r", "STAT B:\r",
+		"COPY B:=SMALL.TXT\r", "DIR B:\r")
+	require.ErrorIs(t, m.Run(4_000_000_000), cpmtest.ErrInput)
+	out := m.Transcript()
+	assert.Contains(t, out, "A0:HUGE.DAT -> B0:H5.DAT\nDISK FULL, NOT COPIED")
+	assert.Contains(t, out, "A>DIR B:\nB: H1       DAT : H2       DAT : H3       DAT : H4       DAT\nA>", "no H5.DAT left behind")
+	free := regexp.MustCompile(`B: R/W, (\d+)K free of 190K`).FindAllStringSubmatch(out, -1)
+	require.Len(t, free, 2)
+	assert.Equal(t, free[0][1], free[1][1], "the partial copy's space is free again")
+	k, err := strconv.Atoi(free[0][1])
+	require.NoError(t, err)
+	assert.Less(t, k, 45, "the fifth copy cannot fit")
+	assert.Contains(t, out, "SMALL    TXT\n", "the disk is usable after")
+}
+
+// The CCP's SAVE writes two records a page for any count up to 255 pages
+// (DR's CCP counts pages too); a count doubled into a byte saved 104
+// records for SAVE 180.
+func TestSaveOver127Pages(t *testing.T) {
+	m := machine(t, "STAT")
+	data := make([]byte, 200*256)
+	for i := range data {
+		data[i] = byte(i >> 8)
+	}
+	require.NoError(t, m.Save("BIG.DAT", data))
+	m.Out.Reset()
+	m.Type("STAT BIG.DAT\r")
+	require.ErrorIs(t, m.Run(500_000_000), cpmtest.ErrInput)
+	assert.Contains(t, m.Transcript(), "  400   50  A:BIG     .DAT\n")
 }
