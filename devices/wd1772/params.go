@@ -30,7 +30,8 @@ type Params struct {
 	// waits about 66 us, ours more than 32 us].
 	CommandCommit int
 	// RegisterCommit: a track or sector register write -> the new value
-	// reads back: 8 us [F WD-MAME].
+	// reads back: 8 us in MFM, twice that in FM [F WD-MAME; the data sheet
+	// allows 16 us and 32 us before the same register is read back].
 	RegisterCommit int
 	// TypeIDelay: command taken -> first step pulse or verify. 90 us from
 	// the write, measured on an Atari ST's WD1772 [F WD-HATARI], less

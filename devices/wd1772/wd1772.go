@@ -314,8 +314,9 @@ func (f *FDC) Peek(reg int) byte {
 
 // Write stores v in register reg (0 is the command register). The chip
 // takes a command CommandCommit later and a track or sector value
-// RegisterCommit later; Force Interrupt at once [A], and a command written
-// before the previous one was taken replaces it [F WD-MAME].
+// RegisterCommit later (both doubled in FM); Force Interrupt at once [A],
+// and a command written before the previous one was taken replaces it
+// [F WD-MAME].
 func (f *FDC) Write(reg int, v byte) {
 	now := f.s.Now()
 	switch reg & 3 {
@@ -330,21 +331,27 @@ func (f *FDC) Write(reg int, v byte) {
 			return
 		}
 		f.pendCmd = v
-		d := f.p.CommandCommit
-		if !f.mfm {
-			d *= 2
-		}
-		f.s.Schedule(&f.cmdEv, now+f.clocks(d))
+		f.s.Schedule(&f.cmdEv, now+f.syncDelay(f.p.CommandCommit))
 	case RegTrack:
 		f.pendTrack = v
-		f.s.Schedule(&f.trackEv, now+f.clocks(f.p.RegisterCommit))
+		f.s.Schedule(&f.trackEv, now+f.syncDelay(f.p.RegisterCommit))
 	case RegSector:
 		f.pendSector = v
-		f.s.Schedule(&f.sectorEv, now+f.clocks(f.p.RegisterCommit))
+		f.s.Schedule(&f.sectorEv, now+f.syncDelay(f.p.RegisterCommit))
 	default:
 		f.data = v
 		f.setDRQ(now, false)
 	}
+}
+
+// syncDelay is a register write's internal sync delay of n clocks in MFM;
+// FM doubles it, as the data sheet's table of delays after a register
+// write does for every entry [F WD1772-DS, WD-MAME; docs/FLOPPY.md "Audit"].
+func (f *FDC) syncDelay(n int) sched.Time {
+	if !f.mfm {
+		n *= 2
+	}
+	return f.clocks(n)
 }
 
 func (f *FDC) busy() bool { return f.status&StBusy != 0 }
