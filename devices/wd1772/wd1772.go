@@ -404,8 +404,14 @@ func (f *FDC) forceInterrupt(now sched.Time, v byte) {
 	}
 }
 
-// finish ends the command: BUSY off, INTRQ on.
+// finish ends the command: BUSY off, INTRQ on. A DRQ still pending after
+// Lost Data (a write whose byte never came) is dropped first, so the
+// status does not show DRQ once the command is over [F WD-MAME;
+// docs/FLOPPY.md "Audit"].
 func (f *FDC) finish(now sched.Time) {
+	if !f.typeI && f.status&StLostData != 0 {
+		f.setDRQ(now, false)
+	}
 	f.s.Cancel(&f.ev)
 	f.setBusy(now, false)
 	f.enter(now, sIdle)
