@@ -386,10 +386,15 @@ func (f *FDC) forceInterrupt(now sched.Time, v byte) {
 	f.s.Cancel(&f.ev)
 	f.setINTRQ(now, false)
 	if f.busy() {
+		// The running command ends; its status bits stay [F WD1772-DS].
 		f.setBusy(now, false)
 	} else {
+		// Nothing running: the status becomes type I, error bits cleared
+		// [F WD1772-DS], and bit 5 cleared too, the motor bit set, as
+		// measured on an ST [F WD-HATARI]; MAME sets bit 5 instead
+		// (docs/FLOPPY.md "Audit").
 		f.typeI = true
-		f.status &= StMotor | StSpunUp
+		f.status &= StMotor
 	}
 	f.setDRQ(now, false)
 	f.enter(now, sIdle)
