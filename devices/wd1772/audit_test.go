@@ -536,3 +536,31 @@ func TestAuditNoDisk(t *testing.T) {
 		})
 	}
 }
+
+// A command written while one runs is ignored (Force Interrupt excepted);
+// Force Interrupt acts at once, so a command right after it is taken.
+func TestAuditCommandWhileBusy(t *testing.T) {
+	t.Run("Restore during a Read Sector search: ignored", func(t *testing.T) {
+		r := plainAmp2(t)
+		r.f.Write(RegSector, 99)
+		r.cmd(0, 0x88)
+		r.cmd(100*ms, 0x08)
+		end, ok := r.waitIdle(2 * sched.Second)
+		require.True(t, ok)
+		assert.Equal(t, after(r.idx(), 0)[4], end, "the Read Sector ran to its RNF")
+		assert.Equal(t, byte(StMotor|StRNF), r.f.Read(RegStatus))
+		assert.EqualValues(t, 0x88, r.f.State().Cmd)
+	})
+	t.Run("D0 then Restore 8 us later: the Restore runs [A]", func(t *testing.T) {
+		r := plainAmp2(t)
+		r.f.Write(RegSector, 99)
+		r.cmd(0, 0x88)
+		r.cmd(100*ms, 0xD0)
+		r.cmd(100*ms+8*us, 0x08)
+		end, ok := r.waitIdle(2 * sched.Second)
+		require.True(t, ok)
+		assert.Equal(t, 100*ms+8*us+typeIDelay, end)
+		assert.EqualValues(t, 0x08, r.f.State().Cmd)
+		assert.True(t, r.f.INTRQ())
+	})
+}
