@@ -172,6 +172,17 @@ func TestAuditMotorAndSettle(t *testing.T) {
 			assert.Len(t, r.got, 512)
 			assert.Equal(t, byte(StMotor), r.f.Read(RegStatus), "type II: bit 5 is the record type, not spin-up")
 		}},
+		{"type III h=0, motor off (Read Address C0): the ID after the sixth index pulse", func(t *testing.T, r *rig) {
+			r.lag = us
+			r.cmd(0, 0xC0)
+			_, ok := r.waitIdle(3 * sched.Second)
+			require.True(t, ok)
+			ids := r.times("fdc", floppy.IDField, -1)
+			require.Len(t, ids, 1)
+			assert.Greater(t, ids[0], r.idx()[5])
+			assert.Less(t, ids[0], r.idx()[5]+200*ms)
+			assert.Len(t, r.got, 6)
+		}},
 		{"type II h=1, motor off: motor on, no wait", func(t *testing.T, r *rig) {
 			r.lag = us
 			r.f.Write(RegSector, 17)
@@ -409,6 +420,16 @@ func TestAuditFormatProgram(t *testing.T) {
 		drq := r.times("fdc", floppy.DRQ, 1)
 		assert.Equal(t, 1*ms+typeIIStart, drq[0], "DRQ at once")
 		assert.Equal(t, after(r.idx(), 1*ms)[0], drq[1], "the first byte goes out at the index")
+		// What went to the disk: F6 F6 F6 FC after gap 4a and the sync
+		// is the index mark (C2 with a missing clock), F5 F5 F5 FE the
+		// first ID mark, F7 its two CRC bytes.
+		cells := r.f.State().Cells
+		c2 := floppy.Cell{B: 0xC2, Mark: true}
+		a1 := floppy.Cell{B: 0xA1, Mark: true}
+		assert.Equal(t, []floppy.Cell{c2, c2, c2, {B: 0xFC}}, cells[92:96])
+		assert.Equal(t, []floppy.Cell{a1, a1, a1, {B: 0xFE}, {}, {}, {B: 1}, {B: 2}}, cells[158:166])
+		crc := floppy.IDCRC(false, &fdimage.Sector{C: 0, H: 0, R: 1, N: 2})
+		assert.Equal(t, []floppy.Cell{{B: byte(crc >> 8)}, {B: byte(crc)}}, cells[166:168])
 		given := stream[:len(drq)]
 		for j := 1; j+2 < len(drq); j++ {
 			// drq[j+1] rose when the answer to drq[j] was taken.
