@@ -461,11 +461,10 @@ func (f *FDC) writeTrackByte(now sched.Time) {
 		f.trackEnd(now)
 		return
 	}
-	if f.crcHi { // second CRC byte; DRQ asks for the byte after it
+	if f.crcHi { // second CRC byte; the data register is not used
 		f.crcHi = false
 		f.cells = append(f.cells, floppy.Cell{B: byte(f.crc)})
 		f.k++
-		f.setDRQ(now, true)
 		f.s.Schedule(&f.ev, f.at(f.k))
 		return
 	}
@@ -498,9 +497,11 @@ func (f *FDC) writeTrackByte(now sched.Time) {
 	f.lastA1 = c.Mark && c.B == 0xA1
 	f.cells = append(f.cells, c)
 	f.k++
-	if !f.crcHi {
-		f.setDRQ(now, true)
-	}
+	// The byte has left the data register: DRQ asks for the next at once,
+	// also for F7, whose two CRC bytes give the host two byte times
+	// [F WD1772-DS: DRQ when the register moves to the shift register;
+	// WD-MAME].
+	f.setDRQ(now, true)
 	f.s.Schedule(&f.ev, f.at(f.k))
 }
 

@@ -9,7 +9,8 @@ type Params struct {
 	// 8 MHz [F WD1772-DS; docs/FLOPPY.md].
 	StepRates [4]int
 	// Settle is the head settling delay of the V flag (type I) and the E
-	// flag (type II/III): 15 ms at 8 MHz [F WD-MAME, WD-HATARI; docs/FLOPPY.md].
+	// flag (type II/III): 15 ms at 8 MHz [F WD1772-DS, WD-MAME, WD-HATARI;
+	// docs/FLOPPY.md "Audit"].
 	Settle int
 	// MFMByte and FMByte are one byte cell: 32 us and 64 us at 8 MHz (250
 	// and 125 kbit/s) [F].
@@ -18,19 +19,21 @@ type Params struct {
 	// when h = 0: 6 [F WD1772 datasheet].
 	SpinUpIndex int
 	// MotorOffIndex: index pulses with no command before the motor turns
-	// off: 9 [F WD-HATARI; docs/FLOPPY.md].
+	// off: 9 [F WD1772-DS, WD-HATARI; MAME counts 8; docs/FLOPPY.md "Audit"].
 	MotorOffIndex int
 	// SearchIndex: index pulses an ID search may take before Record Not
 	// Found (type II/III) or Seek Error (type I verify): 5 [F].
 	SearchIndex int
 	// CommandCommit: a command written -> the chip takes it (BUSY set): 24 us
 	// in MFM, twice that in FM; until then the status register reads as it
-	// was, which is why software waits before polling BUSY [F WD-MAME, the
-	// datasheet value it quotes for the 1772; docs/BOOT.md: Ampro's boot ROM
-	// waits about 66 us, ours more than 32 us].
+	// was, which is why software waits before polling BUSY [F WD1772-DS: the
+	// wait before the busy bit may be read; MAME takes the command after
+	// 18 us and sets BUSY at the write; docs/FLOPPY.md "Audit"; docs/BOOT.md:
+	// Ampro's boot ROM waits about 66 us, ours more than 32 us].
 	CommandCommit int
 	// RegisterCommit: a track or sector register write -> the new value
-	// reads back: 8 us [F WD-MAME].
+	// reads back: 8 us in MFM, twice that in FM [F WD-MAME; the data sheet
+	// allows 16 us and 32 us before the same register is read back].
 	RegisterCommit int
 	// TypeIDelay: command taken -> first step pulse or verify. 90 us from
 	// the write, measured on an Atari ST's WD1772 [F WD-HATARI], less

@@ -351,8 +351,8 @@ func TestIDFieldObserved(t *testing.T) {
 }
 
 // A command is taken 24 us after it is written (48 us in FM): until then
-// the status reads as before, not busy. A sector register write reads back
-// after 8 us.
+// the status reads as before, not busy. A track or sector register write
+// reads back after 8 us (16 us in FM).
 func TestCommitLatency(t *testing.T) {
 	for _, fm := range []bool{false, true} {
 		r := newRig(t, amp2(), false)
@@ -361,11 +361,18 @@ func TestCommitLatency(t *testing.T) {
 		if fm {
 			commit = 48 * us
 		}
+		reg := 8 * us
+		if fm {
+			reg = 16 * us
+		}
 		r.f.Write(RegSector, 0x42)
-		r.s.Advance(8*us - 1)
-		assert.NotEqual(t, byte(0x42), r.f.Peek(RegSector))
-		r.s.Advance(8 * us)
-		assert.Equal(t, byte(0x42), r.f.Peek(RegSector))
+		r.f.Write(RegTrack, 0x17)
+		r.s.Advance(reg - 1)
+		assert.NotEqual(t, byte(0x42), r.f.Peek(RegSector), "fm %v", fm)
+		assert.NotEqual(t, byte(0x17), r.f.Peek(RegTrack), "fm %v", fm)
+		r.s.Advance(reg)
+		assert.Equal(t, byte(0x42), r.f.Peek(RegSector), "fm %v", fm)
+		assert.Equal(t, byte(0x17), r.f.Peek(RegTrack), "fm %v", fm)
 		r.cmd(100*us, 0x08)
 		r.s.Advance(100*us + commit - 1)
 		assert.Zero(t, r.f.Peek(RegStatus)&StBusy, "fm %v: not yet taken", fm)

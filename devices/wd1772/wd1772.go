@@ -314,8 +314,9 @@ func (f *FDC) Peek(reg int) byte {
 
 // Write stores v in register reg (0 is the command register). The chip
 // takes a command CommandCommit later and a track or sector value
-// RegisterCommit later; Force Interrupt at once [A], and a command written
-// before the previous one was taken replaces it [F WD-MAME].
+// RegisterCommit later (both doubled in FM); Force Interrupt at once [A],
+// and a command written before the previous one was taken replaces it
+// [F WD-MAME].
 func (f *FDC) Write(reg int, v byte) {
 	now := f.s.Now()
 	switch reg & 3 {
@@ -330,21 +331,27 @@ func (f *FDC) Write(reg int, v byte) {
 			return
 		}
 		f.pendCmd = v
-		d := f.p.CommandCommit
-		if !f.mfm {
-			d *= 2
-		}
-		f.s.Schedule(&f.cmdEv, now+f.clocks(d))
+		f.s.Schedule(&f.cmdEv, now+f.syncDelay(f.p.CommandCommit))
 	case RegTrack:
 		f.pendTrack = v
-		f.s.Schedule(&f.trackEv, now+f.clocks(f.p.RegisterCommit))
+		f.s.Schedule(&f.trackEv, now+f.syncDelay(f.p.RegisterCommit))
 	case RegSector:
 		f.pendSector = v
-		f.s.Schedule(&f.sectorEv, now+f.clocks(f.p.RegisterCommit))
+		f.s.Schedule(&f.sectorEv, now+f.syncDelay(f.p.RegisterCommit))
 	default:
 		f.data = v
 		f.setDRQ(now, false)
 	}
+}
+
+// syncDelay is a register write's internal sync delay of n clocks in MFM;
+// FM doubles it, as the data sheet's table of delays after a register
+// write does for every entry [F WD1772-DS, WD-MAME; docs/FLOPPY.md "Audit"].
+func (f *FDC) syncDelay(n int) sched.Time {
+	if !f.mfm {
+		n *= 2
+	}
+	return f.clocks(n)
 }
 
 func (f *FDC) busy() bool { return f.status&StBusy != 0 }
@@ -379,10 +386,15 @@ func (f *FDC) forceInterrupt(now sched.Time, v byte) {
 	f.s.Cancel(&f.ev)
 	f.setINTRQ(now, false)
 	if f.busy() {
+		// The running command ends; its status bits stay [F WD1772-DS].
 		f.setBusy(now, false)
 	} else {
+		// Nothing running: the status becomes type I, error bits cleared
+		// [F WD1772-DS], and bit 5 cleared too, the motor bit set, as
+		// measured on an ST [F WD-HATARI]; MAME sets bit 5 instead
+		// (docs/FLOPPY.md "Audit").
 		f.typeI = true
-		f.status &= StMotor | StSpunUp
+		f.status &= StMotor
 	}
 	f.setDRQ(now, false)
 	f.enter(now, sIdle)
@@ -397,8 +409,14 @@ func (f *FDC) forceInterrupt(now sched.Time, v byte) {
 	}
 }
 
-// finish ends the command: BUSY off, INTRQ on.
+// finish ends the command: BUSY off, INTRQ on. A DRQ still pending after
+// Lost Data (a write whose byte never came) is dropped first, so the
+// status does not show DRQ once the command is over [F WD-MAME;
+// docs/FLOPPY.md "Audit"].
 func (f *FDC) finish(now sched.Time) {
+	if !f.typeI && f.status&StLostData != 0 {
+		f.setDRQ(now, false)
+	}
 	f.s.Cancel(&f.ev)
 	f.setBusy(now, false)
 	f.enter(now, sIdle)
