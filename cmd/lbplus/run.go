@@ -241,7 +241,7 @@ func runBoard(cmd *cobra.Command, _ []string) (err error) {
 		if err := gate.expired(settle.ended && held, board.Now()); err != nil {
 			return err
 		}
-		if settle.done(board.Now(), board.ConsoleQueued(), len(port.Input())+len(gate.pending)) {
+		if settle.done(board.Now(), board.LastBusyIO(), board.ConsoleQueued(), len(port.Input())+len(gate.pending)) {
 			return nil
 		}
 		if boot.on {
@@ -370,7 +370,10 @@ const pipeQuiet = 2 * sched.Second
 
 // pipeSettle decides when a run fed from a pipe is over: the input has
 // ended, every byte has gone to the DART, and the board has been quiet for
-// pipeQuiet since (or since the input ended).
+// pipeQuiet since (or since the input ended): it printed nothing and the
+// program touched no port but the console's (emu.Board.LastBusyIO), so a
+// command still working on its disks (SUBMIT writing $$$.SUB, then a warm
+// boot: over 2 s on the ACB-4000) is waited for.
 type pipeSettle struct {
 	ended  bool
 	pend   bool // input taken since the last look
@@ -382,7 +385,7 @@ func (p *pipeSettle) typed() { p.pend = true }
 
 func (p *pipeSettle) printed(now sched.Time) { p.lastAt, p.valid = now, true }
 
-func (p *pipeSettle) done(now sched.Time, queued, waiting int) bool {
+func (p *pipeSettle) done(now, busyIO sched.Time, queued, waiting int) bool {
 	if !p.ended {
 		return false
 	}
@@ -391,7 +394,7 @@ func (p *pipeSettle) done(now sched.Time, queued, waiting int) bool {
 		p.lastAt, p.valid = now, true
 		return false
 	}
-	return now-p.lastAt >= pipeQuiet
+	return now-max(p.lastAt, busyIO) >= pipeQuiet
 }
 
 // runConfig is the machine `lbplus run` builds: the --machine file (or the

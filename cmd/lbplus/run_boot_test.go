@@ -105,3 +105,19 @@ func BenchmarkFastBoot(b *testing.B) {
 	}
 	b.ReportMetric((hostcpu.Process()-cpu0)/float64(b.N), "cpu-s/op")
 }
+
+// A piped run is over once its input has ended and the board has been
+// quiet for pipeQuiet: nothing printed and no port but the console's
+// touched; a program still at work on its disks keeps it going.
+func TestPipeSettleWaitsForBusyIO(t *testing.T) {
+	s := sched.Second
+	var p pipeSettle
+	p.printed(10 * s)
+	assert.False(t, p.done(20*s, 19*s, 0, 0), "the input has not ended")
+	p.ended = true
+	assert.False(t, p.done(20*s, 19*s, 0, 0), "disk I/O 1 s ago")
+	assert.False(t, p.done(20*s, 10*s, 1, 0), "a byte still waits for the DART")
+	p.printed(10 * s)
+	assert.False(t, p.done(11*s, 10*s, 0, 0), "printed 1 s ago")
+	assert.True(t, p.done(12*s+1, 10*s, 0, 0), "quiet for pipeQuiet")
+}
