@@ -4,11 +4,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/lbplus/lbplus/asm"
 	"github.com/lbplus/lbplus/internal/golden"
 	"github.com/lbplus/lbplus/roms/cpmbios"
 	"github.com/lbplus/lbplus/sched"
@@ -116,4 +119,38 @@ func TestSubmitStoppedByAKey(t *testing.T) {
 	assert.Contains(t, got, "A>SAVE 1 ONE.COM\r\nA>SAVE 1 TWO.COMx\r\nA>DIR\r\r\nA: ONE      COM\r\nA>")
 	assert.NotContains(t, got, "THREE", "the batch stopped")
 	assert.NotContains(t, got, "$$$", "the batch file is gone")
+}
+
+// chatter prints twenty lines through BDOS function 9 and ends with JP 0.
+const chatter = `
+        org 100h
+        ld b,20
+loop:   push bc
+        ld c,9
+        ld de,msg
+        call 5
+        pop bc
+        djnz loop
+        jp 0
+msg:    db "chatter chatter chatter chatter chatter",13,10,"$"
+`
+
+// A command typed ahead while a program prints: the BDOS takes the first
+// key off the console to look for ^S (as DR's BDOS does in its console
+// break check) and keeps it in the BDOS, which the warm boot at the
+// program's end reloads from disk, so that key is gone and the CCP reads
+// the rest. DR CP/M 2.2 behaves the same way (docs/CPM.md "BDOS"); this
+// pins it.
+func TestTypeAheadDuringOutput(t *testing.T) {
+	path := systemDisk(t, ourSystem(t), cpmbios.HDConfig{Partitions: 1})
+	r0, err := asm.Assemble(fstest.MapFS{"c.asm": {Data: []byte(chatter)}}, "c.asm", asm.Options{})
+	require.NoError(t, err)
+	putFile(t, path, "CHATTER.COM", r0.Bytes)
+	r := bootDisk(t, path)
+	require.NoError(t, r.ty.WaitFor("A>"))
+	require.NoError(t, r.ty.Type("CHATTER\rDIR\r"))
+	require.NoError(t, r.ty.WaitFor("IR?"))
+	got := r.tr.String()
+	assert.Equal(t, 20, strings.Count(got, "chatter chatter chatter chatter chatter\r\n"))
+	assert.Contains(t, got, "chatter\r\n\r\nA>IR\r\r\nIR?", "D went to the BDOS, lost at warm boot")
 }
