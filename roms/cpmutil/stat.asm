@@ -1,6 +1,7 @@
 ; stat.asm: STAT [d:] prints a drive's size and free space; STAT [d:]afn
 ; lists the matching files of the current user with their records and
-; kilobytes (from BDOS function 35) and the total.
+; kilobytes (from BDOS function 35) and the total; STAT [d:]DSK: prints
+; the drive's parameters from its DPB.
 
         org     100h
         jp      start
@@ -23,6 +24,8 @@ start:  ld      sp, stack
 st1:    ld      c, 25
         call    BDOS
         ld      (drv), a
+        call    isdsk
+        jp      z, dsk
         ld      a, (FCB+1)
         cp      ' '
         jp      nz, files
@@ -205,7 +208,97 @@ fi5:    ld      a, (hl)
         call    pdec
         call    pmsg
         db      " records", CR, LF, "$"
-        jr      done
+        jp      done
+
+; isdsk: Z when the command tail holds "DSK:".
+isdsk:  ld      hl, DBUF
+        ld      b, (hl)
+is1:    ld      a, b
+        cp      4
+        jr      c, is9
+        inc     hl
+        dec     b
+        push    hl
+        ld      de, dskw
+        ld      c, 4
+is2:    ld      a, (de)
+        cp      (hl)
+        jr      nz, is3
+        inc     de
+        inc     hl
+        dec     c
+        jr      nz, is2
+is3:    pop     hl
+        jr      nz, is1
+        ret
+is9:    or      1               ; NZ: not found
+        ret
+dskw:   db      "DSK:"
+
+; dsk: the drive's parameters, one a line, from its DPB.
+dsk:    ld      a, (drv)
+        add     a, 'A'
+        call    putc
+        call    pmsg
+        db      ": drive parameters", CR, LF, "$"
+        ld      c, 31
+        call    BDOS
+        push    hl
+        pop     ix
+        ld      l, (ix+5)       ; (DSM+1) blocks in K
+        ld      h, (ix+6)
+        inc     hl
+        call    kblocks
+        ld      de, mk
+        call    dline
+        ld      l, (ix+7)       ; DRM+1 directory entries
+        ld      h, (ix+8)
+        inc     hl
+        ld      de, mdir
+        call    dline
+        ld      l, (ix+11)      ; CKS records of 4 entries checked
+        ld      h, (ix+12)
+        add     hl, hl
+        add     hl, hl
+        ld      de, mcks
+        call    dline
+        ld      a, (ix+4)       ; (EXM+1) x 128 records an extent
+        inc     a
+        ld      h, a
+        ld      l, 0
+        srl     h
+        rr      l
+        ld      de, mext
+        call    dline
+        ld      l, (ix+3)       ; BLM+1 records a block
+        ld      h, 0
+        inc     hl
+        ld      de, mblk
+        call    dline
+        ld      l, (ix+0)       ; SPT
+        ld      h, (ix+1)
+        ld      de, mspt
+        call    dline
+        ld      l, (ix+13)      ; OFF
+        ld      h, (ix+14)
+        ld      de, moff
+        call    dline
+        jp      done
+
+; dline: HL right-aligned in 5 columns, then the text at DE.
+dline:  push    de
+        call    pad5
+        call    pdec
+        pop     hl
+        jp      pstr
+
+mk:     db      "  kilobytes of data", CR, LF, "$"
+mdir:   db      "  directory entries", CR, LF, "$"
+mcks:   db      "  directory entries checked for a disk change", CR, LF, "$"
+mext:   db      "  records an extent", CR, LF, "$"
+mblk:   db      "  records a block", CR, LF, "$"
+mspt:   db      "  records a track", CR, LF, "$"
+moff:   db      "  reserved tracks", CR, LF, "$"
 
 shr3:   ld      b, 3
 sh1:    srl     h

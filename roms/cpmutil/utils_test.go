@@ -94,3 +94,22 @@ func TestSaveOver127Pages(t *testing.T) {
 	require.ErrorIs(t, m.Run(500_000_000), cpmtest.ErrInput)
 	assert.Contains(t, m.Transcript(), "  400   50  A:BIG     .DAT\n")
 }
+
+// STAT DSK: and STAT d:DSK: print the drive's parameters from its DPB (an
+// amp2 floppy, an amp1 and a hard-disk partition here), where STAT once
+// looked for a file named DSK.
+func TestStatDsk(t *testing.T) {
+	m := machine(t, "STAT")
+	m.Out.Reset()
+	m.Type("STAT DSK:\r", "STAT B:DSK:\r", "STAT C:DSK:\r")
+	require.ErrorIs(t, m.Run(500_000_000), cpmtest.ErrInput)
+	out := m.Transcript()
+	assert.NotContains(t, out, "NO FILE")
+	for _, want := range []string{
+		"A: drive parameters\n  390  kilobytes of data\n  128  directory entries\n  128  directory entries checked for a disk change\n  256  records an extent\n   16  records a block\n   40  records a track\n    2  reserved tracks\n",
+		"B: drive parameters\n  190  kilobytes of data\n   64  directory entries\n",
+		"C: drive parameters\n 7680  kilobytes of data\n 1024  directory entries\n    0  directory entries checked for a disk change\n",
+	} {
+		assert.Contains(t, out, want)
+	}
+}
