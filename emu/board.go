@@ -193,6 +193,9 @@ func New(cfg Config) (*Board, error) {
 			return nil, err
 		}
 		b.devs[spec.ID] = dev
+		if f, ok := dev.(scsidev.Failer); ok {
+			f.SetFail(b.Fail) // an image changed on the host stops the machine
+		}
 	}
 	b.cpu = z80host.New(b)
 	b.cpu.SetInterruptAck(b)

@@ -52,8 +52,9 @@ type SectorEvent struct {
 // Controller is an ACB-4000 with up to two drives. It implements
 // scsi.Device.
 type Controller struct {
-	p      Params
-	drives [maxLUNs]*drive
+	scsidev.FailHook // an image changed on the host stops the machine
+	p                Params
+	drives           [maxLUNs]*drive
 
 	t     *scsi.Target
 	s     *sched.Scheduler
@@ -494,6 +495,7 @@ func (c *Controller) formatDone(sched.Time) {
 	lun := c.cmd.LUN
 	d := c.drives[lun]
 	if err := d.disk.format(c.cmd.fmtIL, c.cmd.fill); err != nil {
+		c.mediumError(err)
 		c.check(sense{code: SenseWriteFault, lun: lun})
 		return
 	}

@@ -1,6 +1,9 @@
 package acb4000
 
 import (
+	"errors"
+
+	"github.com/lbplus/lbplus/devices/image"
 	"github.com/lbplus/lbplus/sched"
 	"github.com/lbplus/lbplus/scsi"
 )
@@ -159,6 +162,7 @@ func (c *Controller) sectorDone(now sched.Time) {
 	if x.write {
 		c.Stats.BlocksWritten++
 		if err := x.d.disk.f.WriteBlock(int64(lba), buf); err != nil {
+			c.mediumError(err)
 			x.failed = true
 			c.check(sense{code: SenseWriteFault, valid: true, lun: x.lun, lba: lba})
 			return
@@ -181,6 +185,7 @@ func (c *Controller) sectorDone(now sched.Time) {
 	}
 	c.Stats.BlocksRead++
 	if err := x.d.disk.f.ReadBlock(int64(lba), buf); err != nil {
+		c.mediumError(err)
 		x.failed = true
 		c.check(sense{code: SenseUncorrectable, valid: true, lun: x.lun, lba: lba})
 		return
@@ -264,4 +269,13 @@ func (c *Controller) hostSent(now sched.Time, i int) {
 	}
 	c.diskStep(now, x)
 	c.hostStep(now, x)
+}
+
+// mediumError: an image that another program changed under us stops the
+// machine with that error (docs/CPM.md "Images shared with the host");
+// the host still gets its CHECK CONDITION, as a drive gone bad would give.
+func (c *Controller) mediumError(err error) {
+	if errors.Is(err, image.ErrChangedOnHost) {
+		c.Fail(err)
+	}
 }

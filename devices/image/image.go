@@ -61,6 +61,58 @@ type File struct {
 	blocks    int64
 	readOnly  bool
 	raw       bool // no sidecar (OpenRaw)
+
+	// seen is the file as this process last left it (watch); stale, once
+	// set, is the error every later access returns.
+	seen  syscall.Stat_t
+	stale error
+}
+
+// ErrChangedOnHost is in the error of every access to an image that
+// another program changed, truncated or replaced while it was open here.
+var ErrChangedOnHost = errors.New("changed by another program while lbplus had it open")
+
+// watch notes the file as it is now, after an access of ours.
+func (f *File) watch() error {
+	if err := syscall.Fstat(int(f.f.Fd()), &f.seen); err != nil {
+		return fmt.Errorf("%s: %w", f.path, err)
+	}
+	return nil
+}
+
+// unchanged checks, before an access, that nobody else changed the file
+// since we last touched it: its size, modification and change times (a
+// write by another program, a truncation) and that the name still leads to
+// it (a program that writes a new file and renames it over ours). cpmtools
+// and dd, for instance, take no lock (docs/CPM.md "Images shared with the
+// host"). Once changed, the image stays stopped: it is never written over
+// what the other program wrote.
+func (f *File) unchanged() error {
+	if f.stale != nil {
+		return f.stale
+	}
+	var now, named syscall.Stat_t
+	err := syscall.Fstat(int(f.f.Fd()), &now)
+	if err == nil {
+		err = syscall.Stat(f.path, &named)
+	}
+	what := ""
+	switch {
+	case err != nil && errors.Is(err, syscall.ENOENT):
+		what = "removed"
+	case err != nil:
+		return fmt.Errorf("%s: %w", f.path, err)
+	case named.Dev != now.Dev || named.Ino != now.Ino:
+		what = "replaced by another file"
+	case now.Size != f.seen.Size:
+		what = fmt.Sprintf("now %d bytes, was %d", now.Size, f.seen.Size)
+	case now.Mtim != f.seen.Mtim || now.Ctim != f.seen.Ctim:
+		what = "written"
+	default:
+		return nil
+	}
+	f.stale = fmt.Errorf("%s: %s: %w (nothing more is written to it)", f.path, what, ErrChangedOnHost)
+	return f.stale
 }
 
 // Create makes a new image at path holding blocks × blockSize bytes of fill,
@@ -215,7 +267,11 @@ func Open(path string, meta Meta, readOnly bool) (*File, error) {
 		return fail(fmt.Errorf("%s: size %d bytes, but sidecar %s describes %d blocks of %d bytes = %d bytes",
 			path, st.Size(), SidecarPath(path), n, bs, want))
 	}
-	return &File{path: path, f: f, blockSize: bs, blocks: n, readOnly: readOnly}, nil
+	im := &File{path: path, f: f, blockSize: bs, blocks: n, readOnly: readOnly}
+	if err := im.watch(); err != nil {
+		return fail(err)
+	}
+	return im, nil
 }
 
 // OpenRaw opens an image that has no sidecar (a dd copy of a drive, a
@@ -240,7 +296,12 @@ func OpenRaw(path string, blockSize int, readOnly bool) (*File, error) {
 		f.Close()
 		return nil, fmt.Errorf("%s: truncated: %d bytes is not a whole number of %d-byte blocks", path, size, blockSize)
 	}
-	return &File{path: path, f: f, blockSize: blockSize, blocks: st.Size() / int64(blockSize), readOnly: readOnly, raw: true}, nil
+	im := &File{path: path, f: f, blockSize: blockSize, blocks: st.Size() / int64(blockSize), readOnly: readOnly, raw: true}
+	if err := im.watch(); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return im, nil
 }
 
 // openLocked opens a regular file and takes its lock.
@@ -487,6 +548,9 @@ func (f *File) ReadBlock(n int64, buf []byte) error {
 	if err := f.check(n, buf); err != nil {
 		return err
 	}
+	if err := f.unchanged(); err != nil {
+		return err
+	}
 	if _, err := f.f.ReadAt(buf, n*int64(f.blockSize)); err != nil && err != io.EOF {
 		return fmt.Errorf("%s: block %d: %w", f.path, n, err)
 	}
@@ -503,10 +567,13 @@ func (f *File) WriteBlock(n int64, buf []byte) error {
 	if err := f.check(n, buf); err != nil {
 		return err
 	}
+	if err := f.unchanged(); err != nil {
+		return err
+	}
 	if _, err := f.f.WriteAt(buf, n*int64(f.blockSize)); err != nil {
 		return fmt.Errorf("%s: block %d: %w", f.path, n, err)
 	}
-	return nil
+	return f.watch()
 }
 
 // Fill writes v to every block (a FORMAT) and syncs.
@@ -514,8 +581,14 @@ func (f *File) Fill(v byte) error {
 	if f.readOnly {
 		return fmt.Errorf("%s: opened read-only", f.path)
 	}
+	if err := f.unchanged(); err != nil {
+		return err
+	}
 	if err := fillFile(f.f, f.blockSize, f.blocks, v, false); err != nil {
 		return fmt.Errorf("%s: %w", f.path, err)
+	}
+	if err := f.watch(); err != nil {
+		return err
 	}
 	return f.Sync()
 }

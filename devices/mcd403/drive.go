@@ -1,9 +1,11 @@
 package mcd403
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
+	"github.com/lbplus/lbplus/devices/image"
 	"github.com/lbplus/lbplus/sched"
 	"github.com/lbplus/lbplus/scsi"
 	"github.com/lbplus/lbplus/scsi/scsidev"
@@ -130,11 +132,12 @@ type pend struct {
 
 // Drive is the MCD-403 as a scsi.Device.
 type Drive struct {
-	p    Params
-	tape *Tape
-	lay  layout
-	s    *sched.Scheduler
-	t    *scsi.Target
+	scsidev.FailHook // a cartridge changed on the host stops the machine
+	p                Params
+	tape             *Tape
+	lay              layout
+	s                *sched.Scheduler
+	t                *scsi.Target
 
 	loaded         bool
 	retensionUntil sched.Time
@@ -845,6 +848,7 @@ func (d *Drive) slot(now sched.Time, b int, o op) {
 	dataEnd := now + d.p.DataTime
 	if o == opWrite {
 		if err := d.tape.WriteBlock(b, c.buf); err != nil {
+			d.mediumError(err)
 			d.cmd = nil
 			d.target = -1
 			d.check(sense{key: KeyMediumError, asc: ASCWriteError, valid: true, info: uint32(b)})
@@ -857,6 +861,7 @@ func (d *Drive) slot(now sched.Time, b int, o op) {
 		return
 	}
 	blank, err := d.tape.ReadBlock(b, c.buf)
+	d.mediumError(err)
 	d.stats.BlocksRead++
 	d.trace("slot of block %d: read", b)
 	c.sending = true
@@ -984,4 +989,13 @@ func (d *Drive) anticipate(now sched.Time, b int) {
 		d.target = b + 1
 	}
 	d.replan(now, true)
+}
+
+// mediumError: a cartridge image that another program changed under us
+// stops the machine with that error (docs/CPM.md "Images shared with the
+// host"); the host still gets its CHECK CONDITION.
+func (d *Drive) mediumError(err error) {
+	if errors.Is(err, image.ErrChangedOnHost) {
+		d.Fail(err)
+	}
 }

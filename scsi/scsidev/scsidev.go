@@ -272,3 +272,27 @@ type Stats struct {
 	BlocksWritten uint64 // sectors or tape blocks written to the medium
 	Seeks         uint64 // positioning moves
 }
+
+// Failer is a Device that can meet an error the machine must not run past
+// (an image changed by another program while the machine had it open: its
+// blocks can no longer be trusted, and writing would destroy the other
+// program's work). The board gives it the function that stops the
+// machine with that error; FailHook is the implementation to embed.
+type Failer interface {
+	SetFail(fail func(error))
+}
+
+// FailHook implements Failer for a model: it keeps the board's function,
+// and Fail passes an error to it (nothing happens without a board, as in
+// a model's own tests).
+type FailHook struct{ fail func(error) }
+
+// SetFail is Failer's method.
+func (h *FailHook) SetFail(fail func(error)) { h.fail = fail }
+
+// Fail stops the machine with err.
+func (h *FailHook) Fail(err error) {
+	if h.fail != nil {
+		h.fail(err)
+	}
+}
