@@ -4,6 +4,13 @@
 ;   COPY B3:=A0:*.*        A: user 0 to B: user 3
 ;   COPY 5:NEW.TXT=OLD.TXT into user 5 of the current drive, renamed
 ;   COPY =B:X.DAT          (an empty destination: current drive and user)
+;   COPY NOTES.TXT=CON:    typed lines into a file, until ^Z
+;   COPY LST:=NOTES.TXT    a file to the printer (CON: and PUN: too)
+;
+; Devices, as PIP names them, stand for a file on either side: CON: (read
+; with echo, each CR stored as CR LF; written), RDR: (read), LST: and PUN:
+; (written). Text goes to a device up to the file's ^Z; what a device
+; gives ends at its ^Z, and the file gets its ^Z and is padded with them.
 ;
 ; A file spec is [d][u]:name.typ (drive letter, user number 0-15, either
 ; may be left out). '?' and '*' in the source select files; in the
@@ -37,13 +44,24 @@ start:  ld      sp, stack
         add     hl, de
         ld      (hl), 0
         pop     hl
+        push    hl
+        call    devices         ; CON:, RDR:, LST:, PUN: on either side
+        pop     hl
+        ld      a, (srcfn)
+        or      a
+        jp      nz, fromdev
         ld      de, dspec
-        call    pspec
+        ld      a, (dstfn)
+        or      a
+        jr      z, st1
+        ld      hl, (srcat)     ; to a device: only the source to parse
+        jr      st2
+st1:    call    pspec
         ld      a, (hl)
         cp      '='
         jp      nz, usage
         inc     hl
-        ld      de, sspec
+st2:    ld      de, sspec
         call    pspec
         ld      a, (hl)
         or      a
@@ -106,8 +124,13 @@ co2:    ld      a, (nfiles)
         jp      z, nofile
         ld      hl, names
         ld      (nptr), hl
-co3:    call    copyone
-        ld      hl, (nptr)
+co3:    ld      a, (dstfn)
+        or      a
+        jr      nz, co4
+        call    copyone
+        jr      co5
+co4:    call    todev
+co5:    ld      hl, (nptr)
         ld      de, 11
         add     hl, de
         ld      (nptr), hl
@@ -249,6 +272,236 @@ cp9:    pop     af
         call    BDOS
         inc     a
         jp      z, dirful
+        ret
+
+; devices: finds a device name as the destination (before '=') or as
+; the whole source (after it) in the 0-terminated tail at HL and sets
+; dstfn and srcfn to its BDOS output or input function (0: a file);
+; srcat is where the source begins. A device that cannot be written to
+; (or read from) on its side is a usage error.
+devices:
+        call    skipbl
+        push    hl
+dv1:    ld      a, (hl)         ; the source begins after '='
+        or      a
+        jp      z, usage
+        inc     hl
+        cp      '='
+        jr      nz, dv1
+        ld      (srcat), hl
+        pop     hl
+        call    devname
+        jr      nz, dv2
+        call    skipbl
+        ld      a, (hl)
+        cp      '='
+        jp      nz, usage
+        ld      a, (ix+5)       ; output function
+        or      a
+        jp      z, usage
+        ld      (dstfn), a
+dv2:    ld      hl, (srcat)
+        call    skipbl
+        call    devname
+        ret     nz
+        call    skipbl
+        ld      a, (hl)
+        or      a
+        jp      nz, usage
+        ld      a, (ix+4)       ; input function
+        or      a
+        jp      z, usage
+        ld      (srcfn), a
+        ret
+
+; devname: Z when HL starts a device name ("CON:"...); IX -> its entry,
+; HL past the name.
+devname:
+        ld      ix, devtab
+dn1:    ld      a, (ix+0)
+        or      a
+        jr      z, dn3
+        push    hl
+        ld      b, 4
+        push    ix
+        pop     de
+dn2:    ld      a, (de)
+        cp      (hl)
+        jr      nz, dn4
+        inc     de
+        inc     hl
+        djnz    dn2
+        pop     de              ; found: HL stays past the name
+        xor     a
+        ret
+dn4:    pop     hl
+        ld      de, 6
+        add     ix, de
+        jr      dn1
+dn3:    or      1               ; NZ: no device
+        ret
+
+; name, input function, output function (0: none)
+devtab: db      "CON:", 1, 2
+        db      "RDR:", 3, 0
+        db      "LST:", 0, 5
+        db      "PUN:", 0, 4
+        db      0
+
+skipbl: ld      a, (hl)
+        cp      ' '
+        ret     nz
+        inc     hl
+        jr      skipbl
+
+; outdev: A to the destination device.
+outdev: push    hl
+        ld      e, a
+        ld      a, (dstfn)
+        ld      c, a
+        call    BDOS
+        pop     hl
+        ret
+
+; indev: the next character from the source device into A; from CON: a
+; CR is echoed with the LF that follows it in the file (lf set).
+indev:  ld      a, (lfnext)
+        or      a
+        jr      z, id1
+        xor     a
+        ld      (lfnext), a
+        ld      a, LF
+        ret
+id1:    ld      a, (srcfn)
+        ld      c, a
+        call    BDOS
+        cp      CR
+        ret     nz
+        ld      b, a
+        ld      a, (srcfn)
+        cp      1
+        ld      a, b
+        ret     nz
+        ld      (lfnext), a     ; nonzero: an LF is owed
+        push    af
+        ld      e, LF
+        ld      c, 2
+        call    BDOS
+        pop     af
+        ret
+
+; todev: the file whose name is at (nptr) to the destination device, up
+; to its ^Z.
+todev:  ld      hl, sfcb
+        ld      de, sspec
+        call    mkfcb
+        ld      hl, (nptr)
+        ld      de, sfcb+1
+        ld      bc, 11
+        ldir
+        call    susr
+        ld      de, sfcb
+        ld      c, 15
+        call    BDOS
+        inc     a
+        jp      z, nofile
+        ld      de, DBUF
+        ld      c, 26
+        call    BDOS
+td1:    ld      de, sfcb
+        ld      c, 20
+        call    BDOS
+        or      a
+        ret     nz              ; end of file
+        ld      hl, DBUF
+        ld      b, 128
+td2:    ld      a, (hl)
+        cp      1Ah
+        ret     z
+        push    bc
+        call    outdev
+        pop     bc
+        inc     hl
+        djnz    td2
+        jr      td1
+
+; fromdev: the source device into a file (the destination spec), or into
+; the destination device, up to the source's ^Z.
+fromdev:
+        ld      a, (dstfn)
+        or      a
+        jr      z, fv1
+dd1:    call    indev           ; device to device
+        cp      1Ah
+        jp      z, done
+        call    outdev
+        jr      dd1
+fv1:    ld      hl, DBUF+1
+        ld      de, dspec
+        call    pspec
+        call    skipbl
+        ld      a, (hl)
+        cp      '='
+        jp      nz, usage
+        ld      hl, dspec+SNAM  ; a name, and no wildcard
+        ld      a, (hl)
+        cp      ' '
+        jp      z, usage
+        ld      b, 11
+fv2:    ld      a, (hl)
+        cp      '?'
+        jp      z, usage
+        inc     hl
+        djnz    fv2
+        ld      hl, dfcb
+        ld      de, dspec
+        call    mkfcb
+        call    dusr
+        ld      de, dfcb
+        ld      c, 19
+        call    BDOS
+        ld      de, dfcb
+        ld      c, 22
+        call    BDOS
+        inc     a
+        jp      z, dirful
+        ld      de, buf
+        ld      c, 26
+        call    BDOS
+        ld      hl, buf
+fv3:    push    hl
+        call    indev
+        pop     hl
+        ld      (hl), a
+        inc     hl
+        cp      1Ah
+        jr      z, fv5
+        ld      a, l
+        cp      low (buf+128)
+        jr      nz, fv3
+        call    fdrec
+        ld      hl, buf
+        jr      fv3
+fv5:    ld      a, l            ; pad the last record with ^Z
+        cp      low (buf+128)
+        jr      z, fv6
+        ld      (hl), 1Ah
+        inc     hl
+        jr      fv5
+fv6:    call    fdrec
+        ld      de, dfcb
+        ld      c, 16
+        call    BDOS
+        inc     a
+        jp      z, dirful
+        jp      done
+
+; fdrec: the record at buf to the destination file.
+fdrec:  ld      de, dfcb
+        ld      c, 21
+        call    BDOS
+        or      a
+        jp      nz, full
         ret
 
 ; susr/dusr: the user of the source or destination.
@@ -465,6 +718,10 @@ done:   ld      a, (user0)
         jp      0
 
 ; Data and buffers above the program (not part of the .COM file).
+dstfn:  db      0               ; BDOS function of a destination device, 0: a file
+srcfn:  db      0               ; and of a source device
+lfnext: db      0               ; an LF is owed after a CR from CON:
+srcat:  dw      0               ; where the source begins in the tail
 user0   equ     $
 nfiles  equ     user0+1
 nptr    equ     nfiles+1

@@ -113,3 +113,28 @@ func TestStatDsk(t *testing.T) {
 		assert.Contains(t, out, want)
 	}
 }
+
+// COPY takes PIP's device names on either side: typed lines into a file
+// up to ^Z (each CR stored as CR LF, the file ending in ^Z), a file to the
+// printer and to the console up to its ^Z, the console to the printer;
+// a device on the wrong side is a usage error.
+func TestCopyDevices(t *testing.T) {
+	m := machine(t, "COPY", "DUMP")
+	m.Out.Reset()
+	m.Type("COPY B:NOTES.TXT=CON:\r", "first line\r", "second\r\x1a",
+		"COPY LST:=B:NOTES.TXT\r", "COPY CON:=B:NOTES.TXT\r", "COPY LST:=CON:\r", "to the printer\x1a",
+		"COPY RDR:=B:NOTES.TXT\r", "COPY X.TXT=LST:\r", "DUMP B:NOTES.TXT\r")
+	require.ErrorIs(t, m.Run(500_000_000), cpmtest.ErrInput)
+	out := m.Transcript()
+	text := "first line\r\nsecond\r\n"
+	assert.Contains(t, out, "COPY B:NOTES.TXT=CON:\nfirst line\nsecond\n\nA>")
+	assert.Equal(t, text+"to the printer", m.List.String())
+	assert.Contains(t, out, "A>COPY CON:=B:NOTES.TXT\nfirst line\nsecond\n")
+	assert.Equal(t, 2, strings.Count(out, "USAGE: COPY"), "RDR: cannot be written, LST: cannot be read")
+	i := strings.LastIndex(out, "A>DUMP B:NOTES.TXT\n")
+	require.Positive(t, i)
+	file := undump(t, out[i:])
+	require.Len(t, file, 128, "one record")
+	assert.Equal(t, text, string(file[:len(text)]))
+	assert.Equal(t, strings.Repeat("\x1a", 128-len(text)), string(file[len(text):]), "^Z, then padded with ^Z")
+}
