@@ -232,6 +232,29 @@ func dskid(t *testing.T, path string) string {
 	return strings.Join(strings.Fields(s[i:]), " ")
 }
 
+// A raw image takes FORMAT in its own format: every sector of a disk
+// full of another pattern comes out E5h, and the BIOS reads it.
+func TestFormatRawImage(t *testing.T) {
+	f, err := fdimage.ParseFormat("amp2")
+	require.NoError(t, err)
+	d := f.NewDisk(0x5A)
+	path := filepath.Join(t.TempDir(), "old.img")
+	require.NoError(t, fdimage.Create(path, f, d, ""))
+	r := bootMachine(t, []emu.Floppy{{Drive: 0, Image: formatBoot(t, "FORMAT"), Format: "amp2"},
+		{Drive: 1, Image: path, Format: "amp2"}}, nil)
+	r.ty.Limit = 100 * sched.Second
+	require.NoError(t, r.ty.WaitFor("A>"))
+	r.cmd(t, "FORMAT B: AMP2", "(Y/N)? ")
+	require.NoError(t, r.ty.Type("Y"))
+	require.NoError(t, r.ty.WaitFor("B: formatted and verified; its directory is empty\r\n\r\nA>"))
+	r.cmd(t, "DIR B:", "NO FILE\r\nA>")
+	require.NoError(t, r.b.Close())
+	raw, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.Len(t, raw, int(f.RawSize()))
+	assert.Equal(t, len(raw), bytes.Count(raw, []byte{0xE5}), "every byte E5h")
+}
+
 // What FORMAT refuses, and how it stops: no disk is changed unless the
 // user said Y, a write-protected disk is left as it was, ^C stops between
 // tracks and says where.
