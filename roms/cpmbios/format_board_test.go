@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/lbplus/lbplus/devices/fdimage"
+	"github.com/lbplus/lbplus/devices/floppy"
 	"github.com/lbplus/lbplus/emu"
 	"github.com/lbplus/lbplus/roms/cpm"
 	"github.com/lbplus/lbplus/roms/cpmbios"
@@ -144,6 +145,19 @@ func TestFormatOnTheBoard(t *testing.T) {
 			stop()
 			assert.NotContains(t, *cmds, "restore", "%v", *cmds)
 			assert.Equal(t, "read address", (*cmds)[0], "%v", *cmds)
+
+			// The ID and data marks lie where docs/FLOPPY.md's track
+			// layout puts them (floppy.StandardLayout): the gaps are right.
+			drv := r.b.FloppyDrive(1)
+			for c := 0; c < f.Cylinders; c++ {
+				for h := 0; h < f.Heads; h++ {
+					tr, pos := drv.Media().Track(c, h, drv.Revolution())
+					require.NotNil(t, tr, "c %d h %d", c, h)
+					std := floppy.StandardLayout(tr, drv.Revolution())
+					require.Equal(t, std.IDAt, pos.IDAt, "c %d h %d: ID marks", c, h)
+					require.Equal(t, std.DataAt, pos.DataAt, "c %d h %d: data marks", c, h)
+				}
+			}
 
 			// (d) a file copied to the new disk reads back.
 			r.cmd(t, "COPY B:=COPY.COM", "A>")

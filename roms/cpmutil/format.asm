@@ -641,14 +641,15 @@ ve1:    push    bc
 ampname: db     "AMP"
 
 ; The formats (docs/FLOPPY.md): cylinders, heads, sectors, size code N,
-; first sector ID, gap 3, the physical order (offsets from the first ID).
+; first sector ID, gap 3 (docs/FLOPPY.md: the largest up to 84 that leaves
+; 1.5 % of the turn free), the physical order (offsets from the first ID).
 fmts:   db      40, 1, 10, 2, 1, 27
         dw      ord10
         db      40, 2, 10, 2, 17, 27
         dw      ord10
-        db      80, 1, 5, 3, 1, 116
+        db      80, 1, 5, 3, 1, 84
         dw      ord5
-        db      80, 2, 5, 3, 17, 116
+        db      80, 2, 5, 3, 17, 84
         dw      ord5
 ord10:  db      0, 5, 1, 6, 2, 7, 3, 8, 4, 9
 ord5:   db      0, 3, 1, 4, 2
