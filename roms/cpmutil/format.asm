@@ -25,7 +25,6 @@
         include "cpmlib.inc"
 
 FDCMD   equ     0C0h            ; WD1772 (docs/FLOPPY.md): command, write
-FDTRKW  equ     0C1h
 FDSECW  equ     0C2h
 FDDATW  equ     0C3h
 FDSTAT  equ     0C4h            ; status, read
@@ -520,8 +519,11 @@ pa1:    ld      l, (ix+0)
 
 ; wtrack: Write Track A from the image. A byte waits at most one 62 T poll
 ; and goes out 38 T after its status read, inside the 128 T (32 us) a byte
-; lasts on the disk, so interrupts are off for the command. Z, or NZ with
-; A = status (0FFh: it never ended: no disk, no index).
+; lasts on the disk, so interrupts are off for the command; the time-out's
+; slower path (tick) never comes within a track: a whole command makes
+; at most about 20 000 empty polls (19 679 seen in an AMP2 format) of the
+; 65536 a unit. Z, or NZ with A = status
+; (0FFh: it never ended: no disk, no index).
 wtrack: ld      hl, trkbuf
         ld      c, FDDATW
         di
