@@ -118,6 +118,10 @@ wbootv: jp wboot                ; 03 warm start
 seconds: db 0,0,0,0             ; BIOS+35h: seconds since cold boot
 ticks:  db 0                    ; interrupts since the last second
 tickrate: db 125                ; interrupts a second: 1 (cascade) or 125
+; BIOS+3Bh: "DM", then the address of the drive map (dmap below), for a
+; program that drives a floppy itself (FORMAT: docs/CPM.md).
+        db "DM"
+        dw dmap
 
 ; ---------------------------------------------------------------------------
 ; Cold start: the loader jumped here with the ROM off; A = 0 after a hard
@@ -891,7 +895,10 @@ fdnodisk:
         jr z,fdsense
         or 1
         ret
-fds3:   ld a,(fdid+2)           ; sector number
+fds3:   ld a,(fdid)             ; the head's cylinder as the ID says: a
+        out (FDTRKW),a          ; program that moved the head itself
+                                ; (FORMAT) left our idea of it stale
+        ld a,(fdid+2)           ; sector number
         cp 17
         ld b,0
         jr c,fds4
@@ -1237,7 +1244,7 @@ fdpbs:  DPB 40,4,15,1,94,63,80h,0,16,2          ; amp1 SS 48 tpi 10 x 512
         DPB 40,4,15,1,194,127,0C0h,0,32,2       ; amp3 SS 96 tpi 5 x 1024
         DPB 40,4,15,0,394,255,0F0h,0,64,2       ; amp4 DS 96 tpi 5 x 1024
 
-signon: db CR,LF,"lbplus CP/M 2.2 BIOS 1.1 - ",MSIZE/10+'0',MSIZE MOD 10+'0',"K",CR,LF,0
+signon: db CR,LF,"lbplus CP/M 2.2 BIOS 1.2 - ",MSIZE/10+'0',MSIZE MOD 10+'0',"K",CR,LF,0
 partmsg: db " hard disk partition(s), ",0
 fdmsg:  db " floppy drive(s)",CR,LF,0
 wbmsg:  db CR,LF,"Warm boot: cannot read the system tracks of A:; any key retries",CR,LF,0

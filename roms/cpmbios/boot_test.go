@@ -255,7 +255,7 @@ func TestBIOSOnTheBoard(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			path := systemDisk(t, standInSystem(t), cpmbios.HDConfig{Partitions: 5, Burst: burst})
 			r := bootDisk(t, path)
-			require.NoError(t, r.ty.WaitFor("lbplus CP/M 2.2 BIOS 1.1 - 60K\r\n5 hard disk partition(s), 2 floppy drive(s)\r\nSTANDIN\r\n"))
+			require.NoError(t, r.ty.WaitFor("lbplus CP/M 2.2 BIOS 1.2 - 60K\r\n5 hard disk partition(s), 2 floppy drive(s)\r\nSTANDIN\r\n"))
 			require.NoError(t, r.ty.WaitFor("RW OK\r\nRW OK\r\nKEY?"))
 			require.NoError(t, r.ty.Type("x"))
 			require.NoError(t, r.ty.WaitFor("x\r\nWARM OK\r\n"))

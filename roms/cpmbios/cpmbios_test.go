@@ -21,6 +21,9 @@ func TestAssembles(t *testing.T) {
 	require.NoError(t, err)
 	assert.Zero(t, syms["vectors"]&0xFF, "IM 2 table on a page boundary")
 	assert.Equal(t, int64(cpm.BIOSBase+0x35), syms["seconds"])
+	// BIOS+3Bh: "DM" and the drive map's address (docs/CPM.md, FORMAT).
+	assert.Equal(t, "DM", string(b[0x3B:0x3D]))
+	assert.Equal(t, syms["dmap"], int64(b[0x3D])|int64(b[0x3E])<<8, "its drive map")
 	l, err := Loader()
 	require.NoError(t, err)
 	assert.Equal(t, byte(0x3E), l[0], "LD A,n: the ROM's boot check")
