@@ -457,10 +457,31 @@ func Create(path string, f Format, d *Disk, header string) error {
 	if _, err := os.Lstat(path); err == nil {
 		return fmt.Errorf("%s: already exists (remove it first to make a new image)", path)
 	}
+	return write(path, f, d, header)
+}
+
+// Replace is Create over an existing file: the new image is built under a
+// temporary name and renamed over it, so the old one stays whole until
+// the new one is. A file an emulator has open (locked) is refused.
+func Replace(path string, f Format, d *Disk, header string) error {
+	if image.InUse(path) {
+		return fmt.Errorf("%s: image is in use (an emulator has it open)", path)
+	}
+	return write(path, f, d, header)
+}
+
+func write(path string, f Format, d *Disk, header string) error {
 	var data []byte
-	if KindOf(path) == IMD {
+	switch KindOf(path) {
+	case IMD:
 		data = EncodeIMD(d, header, false, nil)
-	} else {
+	case TD0:
+		return fmt.Errorf("%s: lbplus does not write Teledisk images (write an .imd or a raw image)", path)
+	default:
+		if d.Cylinders != f.Cylinders || d.Heads != f.Heads {
+			return fmt.Errorf("%s: the disk has %d cylinders x %s; a raw %s image holds %d x %d",
+				path, d.Cylinders, plural(d.Heads, "head"), f.Name, f.Cylinders, f.Heads)
+		}
 		data = make([]byte, f.RawSize())
 		for ti := range d.Tracks {
 			t := &d.Tracks[ti]
