@@ -134,7 +134,7 @@ func DecodeTD0(b []byte) (*Disk, TD0Info, error) {
 		return nil, info, fmt.Errorf("Teledisk header CRC mismatch (file says %04Xh, header gives %04Xh)", want, got)
 	}
 	if h[2] != 0 {
-		return nil, info, fmt.Errorf("Teledisk volume %d of a multi-volume set: lbplus reads single-file images only", h[2]+1)
+		return nil, info, fmt.Errorf("Teledisk volume %d of a multi-volume set: lbplus reads single-file images only", int(h[2])+1)
 	}
 	info.Version = int(h[4])
 	if info.Advanced && info.Version < 20 {
