@@ -103,6 +103,7 @@ fuzz: deps
 	$(GO) test ./devices/wd1772 -run XXX -fuzz FuzzFDC -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
 	$(GO) test ./devices/image -run XXX -fuzz FuzzSidecar -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
 	$(GO) test ./devices/fdimage -run XXX -fuzz FuzzIMD -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
+	$(GO) test ./devices/fdimage -run XXX -fuzz FuzzTD0 -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
 	$(GO) test ./emu -run XXX -fuzz FuzzLoadState -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
 	$(GO) test ./emu -run XXX -fuzz FuzzMachineFile -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
 

@@ -104,6 +104,9 @@ type Floppy struct {
 	// Format names a raw image's format (amp1-amp4 or CxHxSxSIZE) when its
 	// size does not tell (docs/FLOPPY.md).
 	Format string `toml:"format"`
+	// Convert, for a Teledisk Image (never written), names a new .imd the
+	// image is converted to and mounted as, writable (fdimage.Options).
+	Convert string `toml:"convert"`
 }
 
 // DefaultConfig is a board with rom, the initiator at SCSI ID 7, the spare

@@ -65,7 +65,7 @@ func (b *Board) buildFloppy() error {
 		var im *fdimage.Image
 		if f.Image != "" {
 			var err error
-			if im, err = fdimage.Open(f.Image, fdimage.Options{Format: f.Format, ReadOnly: f.ReadOnly}); err != nil {
+			if im, err = fdimage.Open(f.Image, fdimage.Options{Format: f.Format, ReadOnly: f.ReadOnly, Convert: f.Convert}); err != nil {
 				return fmt.Errorf("floppy drive %d: %w", f.Drive, err)
 			}
 			fb.images[f.Drive] = im

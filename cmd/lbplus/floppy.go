@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -16,7 +17,7 @@ import (
 // floppyCmd makes and inspects floppy images (ImageDisk .IMD or raw).
 var floppyCmd = &cobra.Command{
 	Use:   "floppy",
-	Short: "Make and inspect floppy images (.imd or raw)",
+	Short: "Make, inspect and convert floppy images (.imd, .td0 or raw)",
 }
 
 func init() {
@@ -53,15 +54,47 @@ An existing FILE is never replaced.`,
 		},
 	}
 	info.Flags().StringVar(&format, "format", "", "format of a raw image whose size is ambiguous")
-	floppyCmd.AddCommand(create, info)
+	var force bool
+	convert := &cobra.Command{
+		Use:   "convert IN OUT [--format ampN] [--force]",
+		Short: "Convert a floppy image between Teledisk (.td0, read only), ImageDisk (.imd) and raw",
+		Long: `Convert a floppy image: IN is a Teledisk (.td0), ImageDisk (.imd) or raw
+image, OUT's extension picks what is written: .imd an ImageDisk file, any
+other name a raw sector dump (lbplus reads Teledisk but never writes it).
+A raw OUT takes the geometry of --format (amp1-amp4 or CxHxSxSIZE) or the
+disk's own; a disk a raw image cannot hold (deleted marks, CRC errors,
+sectors without data, tracks of other sizes) is refused with the first
+such sector. --format also names the format of a raw IN whose size is
+ambiguous. An existing OUT is replaced only with --force.`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return floppyConvert(cmd.OutOrStdout(), args[0], args[1], format, force, time.Now())
+		},
+	}
+	convert.Flags().StringVar(&format, "format", "", "geometry of a raw IN or OUT: amp1-amp4 or CxHxSxSIZE")
+	convert.Flags().BoolVar(&force, "force", false, "replace an existing OUT")
+	floppyCmd.AddCommand(create, info, convert)
 	rootCmd.AddCommand(floppyCmd)
 
 	rf := runCmd.Flags()
 	for i := range fdFlags {
 		rf.StringVar(&fdFlags[i], fmt.Sprintf("fd%d", i), "",
-			fmt.Sprintf("floppy drive %d: image `FILE[,OPTION...]` (.imd or raw; make one with lbplus floppy create); options: format=amp1..amp4 (a raw image's format), ro, type=48tpi or 96tpi", i))
+			fmt.Sprintf("floppy drive %d: image `FILE[,OPTION...]` (.imd, .td0 or raw; make one with lbplus floppy create); options: format=amp1..amp4 (a raw image's format), ro, type=48tpi or 96tpi, convert=NEW.imd (a .td0: mount a new writable IMD copy)", i))
 	}
 }
+
+// noteTeledisk tells, for each Teledisk image mounted as it is, that the
+// drive sees it write-protected and how to write to a copy.
+func noteTeledisk(w io.Writer, cfg emu.Config) {
+	for _, f := range cfg.Floppies {
+		if f.Convert == "" && f.Image != "" && fdimage.KindOf(f.Image) == fdimage.TD0 {
+			fmt.Fprintf(w, "lbplus: drive %d: %s is a Teledisk image, mounted write-protected (%s)\n", f.Drive, f.Image, td0Hint)
+		}
+	}
+}
+
+// td0Hint says how to write to a Teledisk image's contents.
+const td0Hint = "FILE,convert=NEW.imd mounts a writable IMD copy; lbplus never writes a .td0"
 
 // fdFlags are --fd0 ... --fd3.
 var fdFlags [4]string
@@ -99,8 +132,10 @@ func parseFloppyFlag(drive int, arg string) (emu.Floppy, error) {
 			f.Format = v
 		case k == "type" && v != "":
 			f.Type = v
+		case k == "convert" && v != "":
+			f.Convert = v
 		default:
-			return f, fmt.Errorf("--fd%d %q: unknown option %q (format=amp1..amp4, ro, type=48tpi|96tpi)", drive, arg, p)
+			return f, fmt.Errorf("--fd%d %q: unknown option %q (format=amp1..amp4, ro, type=48tpi|96tpi, convert=NEW.imd)", drive, arg, p)
 		}
 	}
 	return f, nil
@@ -136,6 +171,63 @@ func floppyCreate(w io.Writer, path, format string, interleave int, now time.Tim
 	return nil
 }
 
+// floppyConvert reads in (any kind) and writes its disk to out, whose
+// kind is its extension's.
+func floppyConvert(w io.Writer, in, out, format string, force bool, now time.Time) error {
+	if _, err := os.Lstat(out); err == nil && !force {
+		return fmt.Errorf("%s: already exists (--force replaces it)", out)
+	}
+	if a, err := os.Stat(in); err == nil {
+		if b, err := os.Stat(out); err == nil && os.SameFile(a, b) {
+			return fmt.Errorf("%s: IN and OUT are the same file", out)
+		}
+	}
+	inFormat := ""
+	if fdimage.KindOf(in) == fdimage.Raw {
+		inFormat = format
+	}
+	im, err := fdimage.Open(in, fdimage.Options{Format: inFormat, ReadOnly: true})
+	if err != nil {
+		return err
+	}
+	d, kind, header := im.Disk(), im.Kind(), im.IMDHeader()
+	im.Close()
+	if kind == fdimage.Raw {
+		header = "IMD 1.18: " + now.Format("02/01/2006 15:04:05")
+	}
+	var f fdimage.Format
+	switch fdimage.KindOf(out) {
+	case fdimage.TD0:
+		return fmt.Errorf("%s: lbplus reads Teledisk images but never writes them: name an .imd or a raw OUT", out)
+	case fdimage.Raw:
+		if format != "" {
+			if f, err = fdimage.ParseFormat(format); err != nil {
+				return fmt.Errorf("%s: %w", out, err)
+			}
+		} else if f, err = fdimage.FormatOf(d); err != nil {
+			return fmt.Errorf("%s: a raw image cannot hold %s: %w", out, in, err)
+		}
+	}
+	write := fdimage.Create
+	if force {
+		write = fdimage.Replace
+	}
+	if err := write(out, f, d, header); err != nil {
+		return err
+	}
+	sectors := 0
+	for _, t := range d.Tracks {
+		sectors += len(t.Sectors)
+	}
+	what := fmt.Sprintf("%s image", fdimage.KindOf(out))
+	if fdimage.KindOf(out) == fdimage.Raw {
+		what = "raw image, format " + f.Name
+	}
+	fmt.Fprintf(w, "%s: %s from %s (%s): %d cylinders x %d heads, %d sectors\n",
+		out, what, in, kind, d.Cylinders, d.Heads, sectors)
+	return nil
+}
+
 func floppyInfo(w io.Writer, path, format string) error {
 	im, err := fdimage.Open(path, fdimage.Options{Format: format, ReadOnly: true})
 	if err != nil {
@@ -155,18 +247,24 @@ func init() {
 		}
 		return int(args[0][0] - '0'), true
 	}
-	addMenuCommand(menuCommand{name: "insert", short: "i", usage: "insert 0-3 FILE[,format=amp2][,ro]",
+	addMenuCommand(menuCommand{name: "insert", short: "i", usage: "insert 0-3 FILE[,format=amp2][,ro][,convert=NEW.imd]",
 		run: func(b *emu.Board, args []string) string {
 			n, ok := drive(args)
 			if !ok || len(args) != 2 {
-				return "usage: insert 0-3 FILE[,format=amp2][,ro]"
+				return "usage: insert 0-3 FILE[,format=amp2][,ro][,convert=NEW.imd]"
 			}
 			fl, err := parseFloppyFlag(n, args[1])
 			if err != nil {
 				return err.Error()
 			}
-			if err := b.InsertFloppy(n, fl.Image, fdimage.Options{Format: fl.Format, ReadOnly: fl.ReadOnly}); err != nil {
+			if err := b.InsertFloppy(n, fl.Image, fdimage.Options{Format: fl.Format, ReadOnly: fl.ReadOnly, Convert: fl.Convert}); err != nil {
 				return err.Error()
+			}
+			switch {
+			case fl.Convert != "":
+				return fmt.Sprintf("drive %d: %s inserted (converted from %s)", n, fl.Convert, fl.Image)
+			case fdimage.KindOf(fl.Image) == fdimage.TD0:
+				return fmt.Sprintf("drive %d: %s inserted write-protected (Teledisk; %s)", n, fl.Image, td0Hint)
 			}
 			return fmt.Sprintf("drive %d: %s inserted", n, fl.Image)
 		}})

@@ -245,7 +245,10 @@ func TestParseFloppyFlag(t *testing.T) {
 	f, err := parseFloppyFlag(2, "a.img,format=amp3,ro,type=96tpi")
 	require.NoError(t, err)
 	assert.Equal(t, emu.Floppy{Drive: 2, Image: "a.img", Format: "amp3", ReadOnly: true, Type: "96tpi"}, f)
-	for _, bad := range []string{"", ",ro", "a.img,rw", "a.img,format="} {
+	f, err = parseFloppyFlag(1, "old.td0,convert=new.imd")
+	require.NoError(t, err)
+	assert.Equal(t, emu.Floppy{Drive: 1, Image: "old.td0", Convert: "new.imd"}, f)
+	for _, bad := range []string{"", ",ro", "a.img,rw", "a.img,format=", "a.td0,convert="} {
 		_, err := parseFloppyFlag(1, bad)
 		require.Error(t, err, bad)
 		assert.Contains(t, err.Error(), "--fd1")

@@ -455,6 +455,7 @@ func runConfig(cmd *cobra.Command) (emu.Config, error) {
 	if err := applyFloppyFlags(&cfg); err != nil {
 		return cfg, err
 	}
+	noteTeledisk(cmd.ErrOrStderr(), cfg)
 	// Bad input is refused before anything is made on disk (the default
 	// system disk below, a trace file).
 	if err := console.Check(cfg.Console); err != nil {

@@ -1,6 +1,7 @@
 // Package fdimage reads and writes floppy disk images: ImageDisk (.IMD)
 // files and raw sector dumps of the four Ampro formats (amp1-amp4) or of a
-// geometry the user names. It knows sectors, their ID fields and their
+// geometry the user names, and reads Teledisk (.TD0) files, which it never
+// writes (Options.Convert makes an IMD copy to write to). It knows sectors, their ID fields and their
 // physical order on a track; where each field lies on the turning disk is
 // the business of package floppy (docs/FLOPPY.md).
 //
@@ -14,6 +15,9 @@
 //     format (amp1-amp4: interleave 2, the 22DISK "SKEW 2" of the Ampro
 //     definitions); a Write Track that only reorders sectors is kept for the
 //     session but not in the file.
+//   - Teledisk: duplicate and made-up-ID sectors are kept as ordinary
+//     sectors, skipped (DOS) ones as sectors without data; a track is FM
+//     when the header or its head byte says so (docs/FLOPPY.md) [A].
 //   - An IMD sector write of a compressed or differently typed record
 //     rewrites the whole file through a temporary file and a rename; the new
 //     file is locked before the old lock is dropped.

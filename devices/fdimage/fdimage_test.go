@@ -251,3 +251,31 @@ func TestCreateLeavesOtherFilesAlone(t *testing.T) {
 	err = Create(filepath.Join(dir, "nodir", "g.img"), f, f.NewDisk(0xE5), "")
 	assert.ErrorContains(t, err, "folder "+filepath.Join(dir, "nodir")+" does not exist")
 }
+
+// Replace builds the new image beside the old and renames it over; it
+// refuses a file an emulator has open, and a raw format the disk does not
+// fit, leaving the old file whole.
+func TestReplace(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "r.imd")
+	f, _ := ParseFormat("amp1")
+	require.NoError(t, Create(p, f, f.NewDisk(0xE5), "IMD 1.18: x"))
+	im, err := Open(p, Options{})
+	require.NoError(t, err)
+	require.ErrorContains(t, Replace(p, f, f.NewDisk(1), "IMD 1.18: y"), "in use")
+	require.NoError(t, im.Close())
+	require.NoError(t, Replace(p, f, f.NewDisk(1), "IMD 1.18: y"))
+	b, err := os.ReadFile(p)
+	require.NoError(t, err)
+	assert.True(t, bytes.HasPrefix(b, []byte("IMD 1.18: y\r\n")))
+
+	raw := filepath.Join(dir, "r.img")
+	require.NoError(t, Create(raw, f, f.NewDisk(2), ""))
+	f4, _ := ParseFormat("amp4")
+	err = Replace(raw, f4, f.NewDisk(3), "")
+	require.ErrorContains(t, err, "the disk has 40 cylinders x 1 head; a raw amp4 image holds 80 x 2")
+	b, _ = os.ReadFile(raw)
+	assert.Equal(t, bytes.Repeat([]byte{2}, int(f.RawSize())), b)
+	left, _ := filepath.Glob(filepath.Join(dir, ".*"))
+	assert.Empty(t, left)
+}

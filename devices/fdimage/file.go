@@ -3,6 +3,7 @@ package fdimage
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -19,20 +20,27 @@ type Kind int
 const (
 	Raw Kind = iota // sector dump in cylinder, head, record order
 	IMD             // ImageDisk
+	TD0             // Teledisk (read only)
 )
 
 func (k Kind) String() string {
-	if k == IMD {
+	switch k {
+	case IMD:
 		return "IMD"
+	case TD0:
+		return "Teledisk"
 	}
 	return "raw"
 }
 
-// KindOf guesses the kind from the file name: .imd is ImageDisk, anything
-// else raw.
+// KindOf guesses the kind from the file name: .imd is ImageDisk, .td0
+// Teledisk, anything else raw.
 func KindOf(path string) Kind {
-	if strings.EqualFold(filepath.Ext(path), ".imd") {
+	switch ext := filepath.Ext(path); {
+	case strings.EqualFold(ext, ".imd"):
 		return IMD
+	case strings.EqualFold(ext, ".td0"):
+		return TD0
 	}
 	return Raw
 }
@@ -42,6 +50,10 @@ func KindOf(path string) Kind {
 type Options struct {
 	Format   string // raw images: amp1-amp4 or a geometry (ParseFormat); empty: by size
 	ReadOnly bool   // open read-only: the drive sees a write-protected disk
+	// Convert, for a Teledisk image (which lbplus never writes), names a
+	// new ImageDisk file: the image is converted to it and it is opened
+	// instead, writable. It must not exist yet.
+	Convert string
 }
 
 // Image is an open, locked image file and the disk it holds.
@@ -54,11 +66,17 @@ type Image struct {
 	readOnly bool
 	header   string        // IMD first line, kept on rewrite
 	offsets  map[int]int64 // IMD: (track*256+sector) -> file offset of uncompressed data
+	td0      TD0Info       // Teledisk only
 }
 
 // Open opens and locks the image at path. A file the process may not write
-// is opened read-only (write-protected) even without o.ReadOnly.
+// is opened read-only (write-protected) even without o.ReadOnly, and so is
+// a Teledisk image: lbplus never writes one. With o.Convert a Teledisk
+// image is converted to that new ImageDisk file, which is opened instead.
 func Open(path string, o Options) (*Image, error) {
+	if o.Convert != "" {
+		return openConverted(path, o)
+	}
 	st, err := os.Stat(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -75,7 +93,9 @@ func Open(path string, o Options) (*Image, error) {
 	if st.Size() > MaxFileBytes {
 		return nil, fmt.Errorf("%s: %d bytes, larger than any floppy image (at most %d)", path, st.Size(), MaxFileBytes)
 	}
-	ro := o.ReadOnly
+	// A Teledisk image, by its name or its header, is never written: it
+	// is opened, and locked, for reading only.
+	ro := o.ReadOnly || KindOf(path) == TD0 || startsTD0(path)
 	var f *os.File
 	if !ro {
 		f, err = os.OpenFile(path, os.O_RDWR, 0)
@@ -102,6 +122,55 @@ func Open(path string, o Options) (*Image, error) {
 	return im, nil
 }
 
+// openConverted converts the Teledisk image at path to the new ImageDisk
+// file o.Convert and opens that.
+func openConverted(path string, o Options) (*Image, error) {
+	if KindOf(o.Convert) != IMD {
+		return nil, fmt.Errorf("%s: convert=%s: the copy of a Teledisk image is an ImageDisk file (.imd)", path, o.Convert)
+	}
+	src, err := Open(path, Options{ReadOnly: true})
+	if err != nil {
+		return nil, err
+	}
+	kind, d, header := src.kind, src.disk, src.IMDHeader()
+	src.Close()
+	if kind != TD0 {
+		return nil, fmt.Errorf("%s: convert= is for Teledisk (.td0) images; this is %s, opened as it is without it", path, kind)
+	}
+	if _, err := os.Lstat(o.Convert); err == nil {
+		return nil, fmt.Errorf("%s: convert=%s already exists: open that image itself, or name a new file", path, o.Convert)
+	}
+	if err := Create(o.Convert, Format{}, d, header); err != nil {
+		return nil, err
+	}
+	return Open(o.Convert, Options{ReadOnly: o.ReadOnly})
+}
+
+// IMDHeader is the first line an ImageDisk copy of this image gets: the
+// image's own (IMD), or one dated from the Teledisk comment block, or
+// undated.
+func (im *Image) IMDHeader() string {
+	switch {
+	case im.header != "":
+		return im.header
+	case !im.td0.Created.IsZero():
+		return "IMD 1.18: " + im.td0.Created.Format("02/01/2006 15:04:05")
+	}
+	return "IMD 1.18: lbplus"
+}
+
+// startsTD0 reports whether the file at path begins with a Teledisk header.
+func startsTD0(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var h [12]byte
+	n, _ := io.ReadFull(f, h[:])
+	return IsTD0(h[:n])
+}
+
 // MaxFileBytes bounds a floppy image file, which is read whole: the
 // largest format Validate accepts holds 85 cylinders x 2 heads x 6250
 // bytes a track = 1.06 MB of data; an ImageDisk file adds a few bytes a
@@ -112,6 +181,15 @@ func (im *Image) load(o Options) error {
 	b, err := os.ReadFile(im.path)
 	if err != nil {
 		return err
+	}
+	if KindOf(im.path) == TD0 || IsTD0(b) {
+		im.kind = TD0
+		d, info, err := DecodeTD0(b)
+		if err != nil {
+			return err
+		}
+		im.disk, im.td0 = d, info
+		return nil
 	}
 	if KindOf(im.path) == IMD || strings.HasPrefix(string(b[:min(len(b), 4)]), "IMD ") {
 		im.kind = IMD
@@ -188,7 +266,11 @@ func (im *Image) Path() string { return im.path }
 // Kind is the image's file format.
 func (im *Image) Kind() Kind { return im.kind }
 
-// Format is the geometry of a raw image (zero for IMD).
+// TD0Info is what a Teledisk image's header and comment say (zero for
+// other kinds).
+func (im *Image) TD0Info() TD0Info { return im.td0 }
+
+// Format is the geometry of a raw image (zero for IMD and Teledisk).
 func (im *Image) Format() Format { return im.format }
 
 // Disk is the medium's contents. Callers must change it only through
@@ -198,11 +280,21 @@ func (im *Image) Disk() *Disk { return im.disk }
 // ReadOnly reports whether the image is write-protected.
 func (im *Image) ReadOnly() bool { return im.readOnly }
 
+func (im *Image) writable() error {
+	if im.kind == TD0 {
+		return fmt.Errorf("%s: write-protected: lbplus never writes a Teledisk image (convert it: lbplus floppy convert %s NEW.imd, or mount it with ,convert=NEW.imd)", im.path, im.path)
+	}
+	if im.readOnly {
+		return fmt.Errorf("%s: write-protected", im.path)
+	}
+	return nil
+}
+
 // WriteSector stores s as sector i of track (c, h), in the file (fsynced)
 // before the disk in memory, and returns only then.
 func (im *Image) WriteSector(c, h, i int, s Sector) error {
-	if im.readOnly {
-		return fmt.Errorf("%s: write-protected", im.path)
+	if err := im.writable(); err != nil {
+		return err
 	}
 	t := im.disk.Track(c, h)
 	if t == nil || i < 0 || i >= len(t.Sectors) {
@@ -256,8 +348,8 @@ func cloneSector(s Sector) Sector {
 // image refuses a track it cannot hold, with the reason; nothing is written
 // then.
 func (im *Image) WriteTrack(c, h int, t Track) error {
-	if im.readOnly {
-		return fmt.Errorf("%s: write-protected", im.path)
+	if err := im.writable(); err != nil {
+		return err
 	}
 	t = t.Clone()
 	t.Cyl, t.Head = c, h
@@ -365,10 +457,31 @@ func Create(path string, f Format, d *Disk, header string) error {
 	if _, err := os.Lstat(path); err == nil {
 		return fmt.Errorf("%s: already exists (remove it first to make a new image)", path)
 	}
+	return write(path, f, d, header)
+}
+
+// Replace is Create over an existing file: the new image is built under a
+// temporary name and renamed over it, so the old one stays whole until
+// the new one is. A file an emulator has open (locked) is refused.
+func Replace(path string, f Format, d *Disk, header string) error {
+	if image.InUse(path) {
+		return fmt.Errorf("%s: image is in use (an emulator has it open)", path)
+	}
+	return write(path, f, d, header)
+}
+
+func write(path string, f Format, d *Disk, header string) error {
 	var data []byte
-	if KindOf(path) == IMD {
+	switch KindOf(path) {
+	case IMD:
 		data = EncodeIMD(d, header, false, nil)
-	} else {
+	case TD0:
+		return fmt.Errorf("%s: lbplus does not write Teledisk images (write an .imd or a raw image)", path)
+	default:
+		if d.Cylinders != f.Cylinders || d.Heads != f.Heads {
+			return fmt.Errorf("%s: the disk has %d cylinders x %s; a raw %s image holds %d x %d",
+				path, d.Cylinders, plural(d.Heads, "head"), f.Name, f.Cylinders, f.Heads)
+		}
 		data = make([]byte, f.RawSize())
 		for ti := range d.Tracks {
 			t := &d.Tracks[ti]
@@ -428,6 +541,27 @@ func (im *Image) Describe() []string {
 	out := []string{fmt.Sprintf("file: %s (%s)", im.path, im.kind)}
 	if im.kind == Raw {
 		out = append(out, "format "+im.format.String())
+	}
+	if im.kind == TD0 {
+		t := im.td0
+		comp := "normal compression"
+		if t.Advanced {
+			comp = "advanced compression (LZSS + Huffman)"
+		}
+		dens := "MFM"
+		if t.FM {
+			dens = "FM"
+		}
+		out = append(out, fmt.Sprintf("Teledisk format %d.%d, %s, %s %d kbit/s, %s; read-only",
+			t.Version/10, t.Version%10, comp, dens, t.Rate, plural(t.Sides, "side")))
+		if !t.Created.IsZero() {
+			out = append(out, "created: "+t.Created.Format("2006-01-02 15:04:05"))
+		}
+		for _, l := range strings.Split(strings.TrimRight(t.Comment, "\r\n"), "\r\n") {
+			if l != "" {
+				out = append(out, "comment: "+l)
+			}
+		}
 	}
 	out = append(out, fmt.Sprintf("geometry: %d cylinders x %s", d.Cylinders, plural(d.Heads, "head")))
 	// Group tracks with the same sector map.

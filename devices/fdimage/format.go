@@ -182,10 +182,57 @@ func (f Format) Holds(t *Track) error {
 			return fmt.Errorf("%s: a raw %s image holds sectors %d-%d once each, not sector %d", where, f.Name, f.FirstID, f.FirstID+f.Sectors-1, s.R)
 		case int(s.C) != t.Cyl || int(s.H) != t.Head:
 			return fmt.Errorf("%s: a raw %s image cannot hold an ID with cylinder %d head %d", where, f.Name, s.C, s.H)
+		case s.Data == nil:
+			return fmt.Errorf("%s: a raw %s image cannot hold a sector without data (sector %d)", where, f.Name, s.R)
 		case s.Deleted || s.BadCRC || s.BadIDCRC:
 			return fmt.Errorf("%s: a raw %s image cannot hold deleted marks or CRC errors (sector %d)", where, f.Name, s.R)
 		}
 		seen[i] = true
+	}
+	return nil
+}
+
+// FormatOf finds the regular geometry of d for a raw image: one of the
+// Ampro formats if d is one, else the geometry of its cylinder 0 head 0
+// (sector count, size, lowest record number, density). The error says
+// why a raw image cannot hold d (a track unlike the first, a deleted mark,
+// a sector without data ...).
+func FormatOf(d *Disk) (Format, error) {
+	for _, f := range Formats {
+		if f.holdsDisk(d) == nil {
+			return f, nil
+		}
+	}
+	t := d.Track(0, 0)
+	if t == nil || len(t.Sectors) == 0 {
+		return Format{}, fmt.Errorf("cylinder 0 head 0 is unformatted: no raw geometry to follow")
+	}
+	first := int(t.Sectors[0].R)
+	for _, s := range t.Sectors {
+		first = min(first, int(s.R))
+	}
+	f := Format{Name: fmt.Sprintf("%dx%dx%dx%d", d.Cylinders, d.Heads, len(t.Sectors), t.Sectors[0].Size()),
+		Cylinders: d.Cylinders, Heads: d.Heads, Sectors: len(t.Sectors), Size: t.Sectors[0].Size(),
+		FirstID: first, Interleave: 1, FM: t.FM}
+	if f.FirstID != 1 {
+		f.Name += fmt.Sprintf(",first=%d", f.FirstID)
+	}
+	if f.FM {
+		f.Name += ",fm"
+	}
+	return f, f.holdsDisk(d)
+}
+
+// holdsDisk reports why a raw image in f cannot hold d, or nil.
+func (f Format) holdsDisk(d *Disk) error {
+	if d.Cylinders != f.Cylinders || d.Heads != f.Heads {
+		return fmt.Errorf("the disk has %d cylinders x %s; a raw %s image holds %d x %d",
+			d.Cylinders, plural(d.Heads, "head"), f.Name, f.Cylinders, f.Heads)
+	}
+	for i := range d.Tracks {
+		if err := f.Holds(&d.Tracks[i]); err != nil {
+			return err
+		}
 	}
 	return nil
 }
