@@ -253,6 +253,8 @@ func TestCLIBadInput(t *testing.T) {
 		{[]string{"bench", "backup", "--read-size", "3K"}, "--read-size 3K"},
 		{[]string{"bench", "interleave", "--interleave", "2-20"}, `"2-20" outside 1-16`},
 		{[]string{"bench", "interleave", "--interleave", "9-2"}, `"9-2" is reversed (write 2-9)`},
+		{[]string{"debug", "--text", "--record-edges", "20000000000"}, "--record-edges 20000000000: 298.0 GB of edges (16 bytes each) will not fit in half of this machine's"},
+		{[]string{"debug", "--record-edges", "20000000000"}, "will not fit"},
 		{[]string{"bench", "interleave", "--transfer", "4Kx"}, `"4Kx" is not NKxM`},
 		{[]string{"bench", "tape", "--burst", "512"}, "burst 512"},
 		{[]string{"bench", "sweep", "--kb", "1"}, "--kb 1"},

@@ -274,13 +274,13 @@ func loadProgramSymbols(s *debugger.Symbols, name string) error {
 func debugBoard(flags, term *cobra.Command) (err error) {
 	runAtExit = nil
 	defer runExitHooks(&err)
+	if err := checkRecordEdges(debugFlags.edges); err != nil {
+		return err
+	}
 	if !debugFlags.text && debugFlags.script == "" {
 		if err := handOffWindow(); err != nil {
 			return err
 		}
-	}
-	if debugFlags.edges < 1024 {
-		return fmt.Errorf("--record-edges %d: keep at least 1024", debugFlags.edges)
 	}
 	if debugFlags.script != "" {
 		if err := checkScriptFile(debugFlags.script); err != nil {
@@ -365,4 +365,49 @@ func debugBoard(flags, term *cobra.Command) (err error) {
 	}
 
 	return openWindow(d, board, cfg, &toWindow)
+}
+
+// checkRecordEdges refuses a recorder that is too small to be of use or
+// too big for this machine's memory (the recorder takes it all at once,
+// debugger.EdgeSize bytes an edge), before anything is built or the
+// window opens: one line, not an out-of-memory crash minutes later.
+func checkRecordEdges(n int) error {
+	if n < 1024 {
+		return fmt.Errorf("--record-edges %d: keep at least 1024", n)
+	}
+	need := uint64(n) * uint64(debugger.EdgeSize)
+	if free, ok := memAvailable(); ok && need > free/2 {
+		return fmt.Errorf("--record-edges %d: %s of edges (%d bytes each) will not fit in half of this machine's %s of free memory",
+			n, sizeText(need), debugger.EdgeSize, sizeText(free))
+	}
+	return nil
+}
+
+// memAvailable is the memory the host can still give (Linux's
+// MemAvailable), if it says.
+func memAvailable() (uint64, bool) {
+	b, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 0, false
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "MemAvailable:"); ok {
+			var kb uint64
+			if _, err := fmt.Sscanf(strings.TrimSpace(rest), "%d kB", &kb); err == nil {
+				return kb * 1024, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// sizeText is a byte count for people: "15.7 GB", "512 MB".
+func sizeText(n uint64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%d MB", n>>20)
+	}
+	return fmt.Sprintf("%d KB", n>>10)
 }
