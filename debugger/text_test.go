@@ -250,3 +250,28 @@ func ramProgramBoard(t *testing.T, src string) (*emu.Board, *asm.Result) {
 	b.LoadRAM(prog.Org, prog.Bytes)
 	return b, prog
 }
+
+// An assembler constant names a number, not a place: the disassembly never
+// puts it on an operand (ld hl,0 stays 0000h beside a constant of value
+// 0, a load from 0003h stays 0003h beside one of 3), while labels still
+// name their addresses.
+func TestDisassemblyNamesLabelsNotConstants(t *testing.T) {
+	const src = `
+ZERO    equ 0
+THREE   equ 3
+        org 9000h
+start:  ld hl,0
+        ld a,(3)
+        call work
+        halt
+work:   ret
+`
+	b, prog := ramProgramBoard(t, src)
+	d := ForBoard(b, NewRecorder(1<<10))
+	d.Syms.AddResult(prog)
+	lines := d.Disassemble(uint16(prog.Symbols["start"]), 3)
+	assert.Equal(t, "ld hl,00000h", lines[0].Text)
+	assert.Equal(t, "ld a,(00003h)", lines[1].Text)
+	assert.Equal(t, "call work", lines[2].Text)
+	assert.Equal(t, "start", lines[0].Label)
+}

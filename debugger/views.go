@@ -134,11 +134,15 @@ func (d *Debugger) DisassembleAround(pc uint16, n int) []DisLine {
 	return d.Disassemble(pc, n)
 }
 
+// disSyms are the names the disassembly puts on addresses and operands:
+// the labels only. An assembler constant (EQU) names a number, not a
+// place: 0 is not PHDOUT wherever it appears, nor 0003h (CP/M's IOBYTE)
+// PHSTAT.
 func (d *Debugger) disSyms() *disasm.Symbols {
 	if d.dsyms == nil || d.dsymsN != d.Syms.Len() {
-		m := make(map[string]int64, d.Syms.Len())
-		for n, a := range d.Syms.byName {
-			m[n] = int64(a)
+		m := make(map[string]int64, len(d.Syms.sorted))
+		for _, l := range d.Syms.sorted {
+			m[l.name] = int64(l.addr)
 		}
 		d.dsyms, d.dsymsN = disasm.NewSymbols(m), d.Syms.Len()
 	}
