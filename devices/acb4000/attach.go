@@ -13,7 +13,7 @@ import (
 // or raw (Spec.Geometry, or the geometry from its size; Spec.Interleave, or
 // RawInterleave: OpenAs).
 // Spec.Params may be a Params.
-var Type = scsidev.Type{Name: "acb4000", Attach: attach}
+var Type = scsidev.Type{Name: "acb4000", Kind: scsidev.Disk, Options: []string{"geometry=NAME", "interleave=N"}, Attach: attach}
 
 func attach(bus *scsi.Bus, s scsidev.Spec) (scsidev.Device, error) {
 	p, err := scsidev.ParamsOf(s, DefaultParams())

@@ -62,9 +62,53 @@ type Device interface {
 // Type is one kind of SCSI device a machine can hold.
 type Type struct {
 	Name string
+	// Kind says what the device is to the host: a disk (the default) or
+	// a tape. A program builds its machine by it (a machine with only
+	// tapes has no disk to boot) without naming the model.
+	Kind Kind
+	// Options are the options of Spec the type takes beside ro, as a
+	// command line spells them ("geometry=NAME", "interleave=N"), for
+	// messages; the type's Attach checks them.
+	Options []string
 	// Attach opens s's images and connects a new device to bus as target
 	// s.ID. On error nothing stays open or attached.
 	Attach func(bus *scsi.Bus, s Spec) (Device, error)
+}
+
+// Kind is what a device is to the host's software.
+type Kind uint8
+
+const (
+	// Disk is a direct-access device: blocks by address, a system to
+	// boot from.
+	Disk Kind = iota
+	// Tape is a sequential-access device: blocks in order, no boot.
+	Tape
+)
+
+// String names the kind for messages.
+func (k Kind) String() string {
+	if k == Tape {
+		return "tape"
+	}
+	return "disk"
+}
+
+// Paneled is a Device that shows itself in a debugger's device panel: a
+// title and lines of text, read at now without side effects. The model
+// says what matters of its state; the debugger draws it without knowing
+// the model.
+type Paneled interface {
+	// PanelTitle names the device at SCSI ID id ("ACB-4000 at SCSI ID 0").
+	PanelTitle(id int) string
+	// PanelLines is its state at now, one line a string.
+	PanelLines(now sched.Time) []string
+}
+
+// Repositioner is a tape Device that counts its repositions: blocks it
+// could not stream and backed up for (a debugger breaks on the counter).
+type Repositioner interface {
+	Repositions() int
 }
 
 // ParamsOf returns s.Params as a P, or def when it is nil. A value of
