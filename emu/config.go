@@ -15,6 +15,7 @@ import (
 	"github.com/lbplus/lbplus/devices/acb4000"
 	"github.com/lbplus/lbplus/devices/image"
 	"github.com/lbplus/lbplus/devices/mcd403"
+	"github.com/lbplus/lbplus/devices/scsihd"
 	"github.com/lbplus/lbplus/sched"
 	"github.com/lbplus/lbplus/scsi"
 	"github.com/lbplus/lbplus/scsi/scsidev"
@@ -26,6 +27,7 @@ import (
 var scsiTypes = map[string]scsidev.Type{
 	acb4000.Type.Name: acb4000.Type,
 	mcd403.Type.Name:  mcd403.Type,
+	scsihd.Type.Name:  scsihd.Type,
 }
 
 // SCSITypes lists the registered SCSI device type names, sorted.

@@ -24,16 +24,17 @@ const (
 
 // scsiHelp is the SCSI part of run's long help.
 const scsiHelp = `--scsi ID=TYPE:FILE puts a device on the SCSI bus
-(repeatable; TYPE acb4000 or mcd403; acb4000 takes FILE,FILE for LUN 0 and
-LUN 1; options after the type: ro, and for a raw disk image without a
-sidecar geometry=NAME or CxHxS and interleave=N, the interleave it was
-formatted at, 3 if not given). --hd0 and --tape are
+(repeatable; TYPE acb4000, mcd403 or scsihd; acb4000 takes FILE,FILE for
+LUN 0 and LUN 1; options after the type: ro, and for a raw ACB-4000 disk
+image without a sidecar geometry=NAME or CxHxS and interleave=N, the
+interleave it was formatted at, 3 if not given; scsihd takes a raw image of
+any whole number of 512-byte blocks, docs/SCSIHD.md). --hd0 and --tape are
 shorthands for --scsi 0=acb4000:FILE and --scsi 1=mcd403:FILE; --hd0 takes
 the same options after the file: --hd0 disk.hda,geometry=st125,interleave=2.`
 
 // addSCSIFlags adds --scsi and the shorthands to f.
 func addSCSIFlags(f *pflag.FlagSet) {
-	f.StringArrayVar(&runFlags.scsi, "scsi", nil, "SCSI device `ID=TYPE:FILE` (repeatable), e.g. 0=acb4000:hd0.img or 3=mcd403:t.tape")
+	f.StringArrayVar(&runFlags.scsi, "scsi", nil, "SCSI device `ID=TYPE:FILE` (repeatable), e.g. 0=acb4000:hd0.img, 0=scsihd:disk.img or 3=mcd403:t.tape")
 	f.StringVar(&runFlags.hd0, "hd0", "", "disk image `FILE[,ro][,geometry=NAME][,interleave=N]` for the ACB-4000 at SCSI ID 0, LUN 0 (make one with lbplus disk create; ,ro: read-only; geometry and interleave of a raw image)")
 	f.StringVar(&runFlags.lun1, "hd0-lun1", "", "disk image `FILE[,ro]` for the ACB-4000's second drive (LUN 1)")
 	f.StringVar(&runFlags.tape, "tape", "", "cartridge image `FILE[,ro]` for the MCD-403 at SCSI ID 1 (make one with lbplus tape create; ,ro: read-only)")

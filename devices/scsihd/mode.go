@@ -1,6 +1,6 @@
 package scsihd
 
-// MODE SENSE(6) and MODE SELECT(6) [F SCSI-1, CCS pages]: a 4-byte header
+// MODE SENSE(6) and MODE SELECT(6) [F SCSI-1, CCS]: a 4-byte header
 // (mode data length, medium type 0, device-specific byte with bit 7 =
 // write protected, block descriptor length), one 8-byte block descriptor
 // (density 0, blocks in 3 bytes, block length in 3) unless DBD, then the

@@ -1,7 +1,7 @@
 package scsihd
 
 // Sense keys and additional sense codes of the extended sense [F SCSI-1,
-// CCS codes; which one the drive raises for what is A where docs/SCSIHD.md
+// CCS; which one the drive raises for what is A where docs/SCSIHD.md
 // says so].
 const (
 	KeyNoSense        = 0x0
