@@ -145,6 +145,8 @@ func runBoard(cmd *cobra.Command, _ []string) (err error) {
 		if err := loadStateFile(board, runFlags.loadState); err != nil {
 			return err
 		}
+	} else if msg := bootWarning(board, cfg); msg != "" {
+		fmt.Fprint(os.Stderr, msg)
 	}
 
 	port, err := console.Open(cfg.Console)
@@ -505,4 +507,39 @@ func hasDisk(cfg emu.Config) bool {
 		}
 	}
 	return false
+}
+
+// bootWarning says in one line why the boot ROM will not boot from SCSI
+// (docs/BOOT.md), or "": when no floppy image is given and the boot
+// target (ID 0 for a board at ID 7, else 7) is a disk whose block 0 is not
+// a boot sector. The board still runs: its monitor is there.
+func bootWarning(b *emu.Board, cfg emu.Config) string {
+	for _, f := range cfg.Floppies {
+		if f.Image != "" {
+			return ""
+		}
+	}
+	id := 0
+	if cfg.SCSIID != 7 {
+		id = 7
+	}
+	m, ok := b.SCSIDevice(id).(scsidev.Medium)
+	if !ok {
+		return ""
+	}
+	name := fmt.Sprintf("SCSI ID %d", id)
+	for _, s := range cfg.SCSI {
+		if s.ID == id && len(s.Images) > 0 {
+			name += " (" + s.Images[0] + ")"
+		}
+	}
+	block := make([]byte, 512)
+	if err := m.PeekBlock(0, 0, block); err != nil {
+		return fmt.Sprintf("lbplus: %s: block 0 cannot be read: %v\r\n", name, err)
+	}
+	if monitor.Bootable(block) {
+		return ""
+	}
+	return fmt.Sprintf("lbplus: %s: block 0 is not a boot block (it starts with %02Xh, the boot ROM wants 21h or 3Eh): "+
+		"the board will not boot from it; lbplus disk create --system or sysgen makes one\r\n", name, block[0])
 }

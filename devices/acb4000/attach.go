@@ -48,3 +48,12 @@ func (c *Controller) Close() error {
 	}
 	return errors.Join(errs...)
 }
+
+// PeekBlock implements scsidev.Medium: block lba of the drive on lun,
+// whatever the heads are doing.
+func (c *Controller) PeekBlock(lun int, lba int64, buf []byte) error {
+	if lun < 0 || lun >= maxLUNs || c.drives[lun] == nil {
+		return fmt.Errorf("acb4000: no drive on LUN %d", lun)
+	}
+	return c.drives[lun].disk.f.ReadBlock(lba, buf)
+}

@@ -62,3 +62,11 @@ func (d *Disk) File() *image.File { return d.f }
 
 // Close syncs and unlocks the image.
 func (d *Disk) Close() error { return d.f.Close() }
+
+// PeekBlock implements scsidev.Medium: the drive has LUN 0 only.
+func (d *Drive) PeekBlock(lun int, lba int64, buf []byte) error {
+	if lun != 0 {
+		return fmt.Errorf("%s: no LUN %d", d.disk.Path(), lun)
+	}
+	return d.disk.f.ReadBlock(lba, buf)
+}

@@ -105,6 +105,14 @@ type Paneled interface {
 	PanelLines(now sched.Time) []string
 }
 
+// Medium is a disk Device whose blocks a program may look at before it
+// runs the machine (is block 0 a boot block?), without moving the heads,
+// the engine or anything else the host could see.
+type Medium interface {
+	// PeekBlock reads block lba of the medium on lun into buf (a block).
+	PeekBlock(lun int, lba int64, buf []byte) error
+}
+
 // Repositioner is a tape Device that counts its repositions: blocks it
 // could not stream and backed up for (a debugger breaks on the counter).
 type Repositioner interface {
