@@ -82,8 +82,10 @@ func (d *Drive) transfer(now sched.Time, write, verify bool, lba int64, n int) {
 		d.good()
 		return
 	}
-	if write && d.seg.End > lba && d.seg.First < lba+int64(n) {
-		d.seg = segment{} // the blocks read ahead are being replaced
+	if !d.seg.has(lba) || write {
+		// One buffer, one segment [A]: a transfer that does not start in
+		// the segment (or writes) takes the buffer over.
+		d.seg = segment{}
 	}
 	d.x = &xfer{Write: write, Verify: verify, LBA: lba, Count: n}
 	if write {
