@@ -174,18 +174,24 @@ func diskReport(w io.Writer, path string, diskdefs bool) error {
 		}
 		return writeDiskdefs(w, cfg)
 	}
-	if raw {
-		if _, err := acb4000.RawGeometry(blocks); err != nil {
-			if _, err := fmt.Fprintf(w, "%s: raw image, %d blocks (%d bytes), for --scsi ID=scsihd:FILE: %s\n", path, blocks, blocks*512, scsihdLayout(blocks)); err != nil {
-				return err
-			}
-			return hdSystemInfo(w, path, cfg, hasSys)
+	if !raw || acbTakes(blocks) {
+		if err := acbInfo(w, path); err != nil {
+			return err
 		}
 	}
-	if err := acbInfo(w, path); err != nil {
-		return err
+	if raw {
+		// Either model takes a raw image: say what scsihd makes of it too.
+		if _, err := fmt.Fprintf(w, "%s: raw image, %d blocks (%d bytes), for --scsi ID=scsihd:FILE: %s\n", path, blocks, blocks*512, scsihdLayout(blocks)); err != nil {
+			return err
+		}
 	}
 	return hdSystemInfo(w, path, cfg, hasSys)
+}
+
+// acbTakes reports whether an ACB-4000 takes a raw image of blocks blocks.
+func acbTakes(blocks int64) bool {
+	_, err := acb4000.RawGeometry(blocks)
+	return err == nil
 }
 
 // scsihdLayout describes how scsihd lays out a raw image of blocks blocks.
