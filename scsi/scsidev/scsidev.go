@@ -1,6 +1,8 @@
 // Package scsidev is the layer every SCSI target model of the emulator stands
-// on (devices/acb4000, devices/mcd403): how a machine configuration names a
-// device and attaches it to the board's bus, and the helpers a command set
+// on (devices/acb4000, devices/mcd403, devices/scsihd): how a machine
+// configuration names a device and attaches it to the board's bus, what a
+// program may ask of any device without naming its model (the optional
+// interfaces: Paneled, Repositioner, Medium), and the helpers a command set
 // needs on top of the scsi target engine.
 //
 // A device type is a value of Type: its name in machine files and on the
