@@ -35,7 +35,7 @@ the same options after the file: --hd0 disk.hda,geometry=st125,interleave=2.`
 // addSCSIFlags adds --scsi and the shorthands to f.
 func addSCSIFlags(f *pflag.FlagSet) {
 	f.StringArrayVar(&runFlags.scsi, "scsi", nil, "SCSI device `ID=TYPE:FILE` (repeatable), e.g. 0=acb4000:hd0.img, 0=scsihd:disk.img or 3=mcd403:t.tape")
-	f.StringVar(&runFlags.hd0, "hd0", "", "disk image `FILE[,ro][,geometry=NAME][,interleave=N]` for the ACB-4000 at SCSI ID 0, LUN 0 (make one with lbplus disk create; ,ro: read-only; geometry and interleave of a raw image)")
+	f.StringVar(&runFlags.hd0, "hd0", "", "disk image `FILE[,OPTION...]` for the ACB-4000 at SCSI ID 0, LUN 0 (make one with lbplus disk create); options: ro (read-only), geometry=NAME or CxHxS and interleave=N (of a raw image)")
 	f.StringVar(&runFlags.lun1, "hd0-lun1", "", "disk image `FILE[,ro]` for the ACB-4000's second drive (LUN 1)")
 	f.StringVar(&runFlags.tape, "tape", "", "cartridge image `FILE[,ro]` for the MCD-403 at SCSI ID 1 (make one with lbplus tape create; ,ro: read-only)")
 }
