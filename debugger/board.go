@@ -4,11 +4,11 @@ import (
 	"io"
 
 	"github.com/lbplus/lbplus/devices/floppy"
-	"github.com/lbplus/lbplus/devices/mcd403"
 	"github.com/lbplus/lbplus/emu"
 	"github.com/lbplus/lbplus/ncr5380"
 	"github.com/lbplus/lbplus/sched"
 	"github.com/lbplus/lbplus/scsi"
+	"github.com/lbplus/lbplus/scsi/scsidev"
 	"github.com/lbplus/lbplus/z80host"
 )
 
@@ -86,7 +86,7 @@ func ForBoard(b *emu.Board, rec *Recorder) *Debugger {
 	d := New(Board{b}, rec)
 	Attach(d, b, b.NCR5380(), b.SCSIBus())
 	for id := 0; id < 8; id++ {
-		if _, ok := b.SCSIDevice(id).(*mcd403.Drive); ok {
+		if k, ok := b.SCSIKind(id); ok && k == scsidev.Tape {
 			d.Kinds[id] = Tape
 		}
 	}

@@ -333,18 +333,9 @@ func (d *Debugger) phaseStop(why string, s *Segment) *Stop {
 // time, phase, what it carried and how long it lasted.
 func (d *Debugger) SegmentLine(s *Segment) string { return segmentLine(s, d.kind) }
 
-// FormatDuration renders a span with a unit that suits it.
-func FormatDuration(t sched.Time) string {
-	switch {
-	case t < 10*sched.Microsecond:
-		return fmt.Sprintf("%d ns", t/sched.Nanosecond)
-	case t < 10*sched.Millisecond:
-		return fmt.Sprintf("%.2f us", float64(t)/float64(sched.Microsecond))
-	case t < 10*sched.Second:
-		return fmt.Sprintf("%.3f ms", float64(t)/float64(sched.Millisecond))
-	}
-	return fmt.Sprintf("%.3f s", float64(t)/float64(sched.Second))
-}
+// FormatDuration renders a span with a unit that suits it
+// (sched.FormatDuration).
+func FormatDuration(t sched.Time) string { return sched.FormatDuration(t) }
 
 func (d *Debugger) floppyCommand(now sched.Time) {
 	if d.mode == stepFloppy {

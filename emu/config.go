@@ -15,7 +15,9 @@ import (
 	"github.com/lbplus/lbplus/devices/acb4000"
 	"github.com/lbplus/lbplus/devices/image"
 	"github.com/lbplus/lbplus/devices/mcd403"
+	"github.com/lbplus/lbplus/devices/scsihd"
 	"github.com/lbplus/lbplus/sched"
+	"github.com/lbplus/lbplus/scsi"
 	"github.com/lbplus/lbplus/scsi/scsidev"
 )
 
@@ -25,6 +27,7 @@ import (
 var scsiTypes = map[string]scsidev.Type{
 	acb4000.Type.Name: acb4000.Type,
 	mcd403.Type.Name:  mcd403.Type,
+	scsihd.Type.Name:  scsihd.Type,
 }
 
 // SCSITypes lists the registered SCSI device type names, sorted.
@@ -35,6 +38,35 @@ func SCSITypes() []string {
 	}
 	slices.Sort(names)
 	return names
+}
+
+// SCSIType returns the registered type called name.
+func SCSIType(name string) (scsidev.Type, bool) {
+	t, ok := scsiTypes[name]
+	return t, ok
+}
+
+// SCSIKindOf returns the kind (disk or tape) of the registered type called
+// name; ok is false for a name not registered.
+func SCSIKindOf(name string) (k scsidev.Kind, ok bool) {
+	t, ok := scsiTypes[name]
+	return t.Kind, ok
+}
+
+// CheckSCSI opens s's images read-only as its type would, on a bus of its
+// own, and closes them again: what a program does to refuse bad input
+// before it makes anything. Nothing is written.
+func CheckSCSI(s scsidev.Spec) error {
+	t, ok := scsiTypes[s.Type]
+	if !ok {
+		return fmt.Errorf("SCSI ID %d: unknown device type %q (known: %s)", s.ID, s.Type, strings.Join(SCSITypes(), ", "))
+	}
+	s.ReadOnly = true
+	dev, err := t.Attach(scsi.NewBus(sched.New()), s)
+	if err != nil {
+		return err
+	}
+	return dev.Close()
 }
 
 // Config is the whole machine: the board's ROM and jumpers, its options,

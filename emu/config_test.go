@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -105,7 +106,7 @@ func TestMachineFileErrors(t *testing.T) {
 		{"syntax", "scsi_id = \n", "m.toml"},
 		{"own id", "[[scsi]]\nid = 7\ntype = \"acb4000\"\nimages = [\"x\"]\n", "SCSI ID 7 (acb4000) is the board's own ID"},
 		{"twice", "[[scsi]]\nid = 1\ntype = \"acb4000\"\nimages = [\"x\"]\n[[scsi]]\nid = 1\ntype = \"mcd403\"\nimages = [\"y\"]\n", "SCSI ID 1 is given twice"},
-		{"type", "[[scsi]]\nid = 1\ntype = \"st506\"\nimages = [\"x\"]\n", `unknown device type "st506" (known: acb4000, mcd403)`},
+		{"type", "[[scsi]]\nid = 1\ntype = \"st506\"\nimages = [\"x\"]\n", `unknown device type "st506" (known: ` + strings.Join(emu.SCSITypes(), ", ") + ")"},
 		{"id range", "[[scsi]]\nid = 8\ntype = \"acb4000\"\n", "ID 8 outside 0-7"},
 		{"board id", "scsi_id = 9\n", "SCSI ID 9: the J9 jumpers select 0-7"},
 		{"trg3 twice", "[jumpers]\nfdc_intrq_to_ctc_trg3 = true\nctc_to2_to_trg3 = true\n", "both drive CTC CLK/TRG3"},

@@ -29,9 +29,10 @@ func (b *Board) NCR5380() *ncr5380.Chip { return b.ncr }
 // watch it, and test targets not in the registry attach to it.
 func (b *Board) SCSIBus() *scsi.Bus { return b.bus }
 
-// SCSIDevice returns the device Config.SCSI put at id, or nil. Callers
-// type-assert it to the model (*acb4000.Controller, *mcd403.Drive) to read
-// its statistics.
+// SCSIDevice returns the device Config.SCSI put at id, or nil. What every
+// model keeps is in scsidev.Device; what some show is in scsidev's optional
+// interfaces (Paneled, Repositioner); a caller that knows the model may
+// type-assert it for the rest.
 func (b *Board) SCSIDevice(id int) scsidev.Device {
 	if id < 0 || id >= len(b.devs) {
 		return nil
@@ -54,4 +55,18 @@ func (b *Board) FDCDRQ(level bool) {
 	if b.cfg.Jumpers.FDCDrqToRIA {
 		b.dart.Channel(0).SetRI(level)
 	}
+}
+
+// SCSIKind returns the kind (disk or tape) of the device Config.SCSI put at
+// id; ok is false when there is none.
+func (b *Board) SCSIKind(id int) (k scsidev.Kind, ok bool) {
+	if b.SCSIDevice(id) == nil {
+		return k, false
+	}
+	for _, s := range b.cfg.SCSI {
+		if s.ID == id {
+			return SCSIKindOf(s.Type)
+		}
+	}
+	return k, false
 }

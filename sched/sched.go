@@ -63,6 +63,21 @@ const (
 	MaxTime       = Time(1<<63 - 1)    // "never"
 )
 
+// FormatDuration formats a span for a panel or a prompt, in a unit that
+// suits it ("1500 ns", "16.667 ms", "2.000 s"): the debugger's format,
+// shared with the device models' panels.
+func FormatDuration(t Time) string {
+	switch {
+	case t < 10*Microsecond:
+		return fmt.Sprintf("%d ns", t/Nanosecond)
+	case t < 10*Millisecond:
+		return fmt.Sprintf("%.2f us", float64(t)/float64(Microsecond))
+	case t < 10*Second:
+		return fmt.Sprintf("%.3f ms", float64(t)/float64(Millisecond))
+	}
+	return fmt.Sprintf("%.3f s", float64(t)/float64(Second))
+}
+
 // Duration formats t for humans ("12.345 ms").
 func (t Time) String() string {
 	switch {

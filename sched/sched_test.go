@@ -324,3 +324,17 @@ func TestObserveEventSeesOnlyItsEvent(t *testing.T) {
 	assert.Equal(t, []string{"b"}, seen)
 	assert.Zero(t, b.watched)
 }
+
+func TestFormatDuration(t *testing.T) {
+	for _, tt := range []struct {
+		t    Time
+		want string
+	}{
+		{1500 * Nanosecond, "1500 ns"},
+		{25 * Microsecond, "25.00 us"},
+		{16667 * Microsecond, "16.667 ms"},
+		{12 * Second, "12.000 s"},
+	} {
+		assert.Equal(t, tt.want, FormatDuration(tt.t))
+	}
+}

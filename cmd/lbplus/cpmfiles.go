@@ -12,9 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lbplus/lbplus/cpmfs"
-	"github.com/lbplus/lbplus/devices/acb4000"
 	"github.com/lbplus/lbplus/devices/fdimage"
-	"github.com/lbplus/lbplus/devices/image"
 	"github.com/lbplus/lbplus/roms/cpmbios"
 )
 
@@ -86,14 +84,8 @@ func init() {
 
 // openCPM opens the file system of an image; done closes the image.
 func openCPM(path string, readOnly bool) (fs *cpmfs.FS, done func() error, err error) {
-	if _, err := os.Stat(image.SidecarPath(path)); err == nil {
-		var f *image.File
-		if readOnly {
-			var m acb4000.Meta
-			f, err = image.Open(path, &m, true)
-		} else {
-			f, err = openHDImage(path)
-		}
+	if isHDImage(path) {
+		f, err := openHDFile(path, readOnly)
 		if err != nil {
 			return nil, nil, err
 		}

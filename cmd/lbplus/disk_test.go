@@ -41,3 +41,34 @@ func TestDiskCreate(t *testing.T) {
 	require.NoError(t, diskCreate(&out, filepath.Join(dir, "u.img"), "st125", 0, true))
 	assert.Contains(t, out.String(), "unformatted")
 }
+
+// `lbplus disk info` on a raw image shows the geometry an ACB-4000 takes
+// from its size, then what scsihd makes of it.
+func TestDiskInfoRaw(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "x.hda")
+	require.NoError(t, os.WriteFile(p, nil, 0o644))
+	require.NoError(t, os.Truncate(p, 20<<20))
+	var out bytes.Buffer
+	require.NoError(t, diskInfo(&out, p))
+	assert.Equal(t, p+": raw, 603 cylinders x 4 heads x 17 sectors of 512 bytes, 40960 blocks (20971520 bytes), raw image without a sidecar, taken as formatted at interleave 3:1\n"+
+		p+": raw image, 40960 blocks (20971520 bytes), for --scsi ID=scsihd:FILE: 603 cylinders x 4 heads x 17 sectors\n", out.String())
+}
+
+// --size takes bytes or K, M, G (powers of 1024), upper or lower case.
+func TestParseSize(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want int64
+	}{
+		{"512", 512}, {"64M", 64 << 20}, {"64m", 64 << 20}, {"41820K", 41820 << 10}, {"1G", 1 << 30}, {"2048G", 2 << 40},
+		{"", 0}, {"0", 0}, {"-5M", 0}, {"64X", 0}, {"M", 0}, {"2049G", 0}, {"1.5G", 0},
+	} {
+		n, err := parseSize(tt.in)
+		if tt.want == 0 {
+			assert.Error(t, err, tt.in)
+			continue
+		}
+		require.NoError(t, err, tt.in)
+		assert.Equal(t, tt.want, n, tt.in)
+	}
+}

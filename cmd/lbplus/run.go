@@ -5,14 +5,12 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/lbplus/lbplus/devices/mcd403"
 	"github.com/lbplus/lbplus/emu"
 	"github.com/lbplus/lbplus/emu/console"
 	"github.com/lbplus/lbplus/roms/monitor"
@@ -47,19 +45,12 @@ var runFlags struct {
 	waitOnDRQ bool
 	scsiID    int
 	scsi      []string // ID=TYPE[,OPTION...]:FILE[,FILE]
-	hd0, lun1 string   // shorthands: acb4000 at ID 0 (LUN 0, LUN 1)
-	tape      string   // shorthand: mcd403 at ID 1
+	hd0, lun1 string   // shorthands of --scsi for one disk (scsiflags.go)
+	tape      string   // shorthand of --scsi for one tape (scsiflags.go)
 	saveState string   // the escape prompt's "save" writes the machine here
 	loadState string   // start from this saved state instead of power-on
 	waitFor   string   // hold typed input until the console has printed this
 }
-
-// Where the shorthands put their devices: the ACB-4000 at SCSI ID 0 and the
-// MCD-403 at ID 1, BACKUP's defaults.
-const (
-	HD0ID  = 0
-	TapeID = 1
-)
 
 var runCmd = &cobra.Command{
 	Use:   "run",
@@ -71,13 +62,7 @@ as the host can.
 
 The machine is described by --machine FILE (a TOML machine file: ROM,
 jumpers, SCSI devices by ID; see docs/machine.toml) and the flags, which
-override the file. --scsi ID=TYPE:FILE puts a device on the SCSI bus
-(repeatable; TYPE acb4000 or mcd403; acb4000 takes FILE,FILE for LUN 0 and
-LUN 1; options after the type: ro, and for a raw disk image without a
-sidecar geometry=NAME or CxHxS and interleave=N, the interleave it was
-formatted at, 3 if not given). --hd0 and --tape are shorthands for
---scsi 0=acb4000:FILE and --scsi 1=mcd403:FILE; --hd0 takes the same
-options after the file: --hd0 disk.hda,geometry=st125,interleave=2.
+override the file. ` + scsiHelp + `
 
 With no machine file, no SCSI device and no floppy, run boots CP/M from the
 default system disk, $XDG_DATA_HOME/lbplus/cpm-hd0.img (or
@@ -94,10 +79,7 @@ same machine (ROM, jumpers, devices by ID) and those images, resumes there.`,
 func init() {
 	f := runCmd.Flags()
 	f.StringVar(&runFlags.machine, "machine", "", "TOML machine `FILE` (ROM, jumpers, SCSI devices); flags override it")
-	f.StringArrayVar(&runFlags.scsi, "scsi", nil, "SCSI device `ID=TYPE:FILE` (repeatable), e.g. 0=acb4000:hd0.img or 3=mcd403:t.tape")
-	f.StringVar(&runFlags.hd0, "hd0", "", "disk image `FILE[,OPTION...]` for the ACB-4000 at SCSI ID 0, LUN 0 (make one with lbplus disk create); options: ro (read-only), geometry=NAME or CxHxS and interleave=N (of a raw image)")
-	f.StringVar(&runFlags.lun1, "hd0-lun1", "", "disk image `FILE[,ro]` for the ACB-4000's second drive (LUN 1)")
-	f.StringVar(&runFlags.tape, "tape", "", "cartridge image `FILE[,ro]` for the MCD-403 at SCSI ID 1 (make one with lbplus tape create; ,ro: read-only)")
+	addSCSIFlags(f)
 	f.StringVar(&runFlags.rom, "rom", "", "ROM image (4, 8, 16 or 32 KB) instead of the built-in monitor")
 	f.StringVar(&runFlags.speed, "speed", "realtime", "realtime (4 MHz) or max")
 	f.StringVar(&runFlags.bootSpeed, "boot-speed", "max", "with --speed realtime: max runs the boot as fast as the host can until the console waits for a key; realtime paces it too")
@@ -164,6 +146,8 @@ func runBoard(cmd *cobra.Command, _ []string) (err error) {
 		if err := loadStateFile(board, runFlags.loadState); err != nil {
 			return err
 		}
+	} else if msg := bootWarning(board, cfg); msg != "" {
+		fmt.Fprint(os.Stderr, msg)
 	}
 
 	port, err := console.Open(cfg.Console)
@@ -427,31 +411,11 @@ func runConfig(cmd *cobra.Command) (emu.Config, error) {
 	if given("console") || cfg.Console == "" {
 		cfg.Console = runFlags.console
 	}
-	for _, arg := range runFlags.scsi {
-		spec, err := parseSCSIFlag(arg)
-		if err != nil {
-			return cfg, err
-		}
-		cfg.SCSI = append(cfg.SCSI, spec)
+	specs, err := scsiFlagSpecs()
+	if err != nil {
+		return cfg, err
 	}
-	if runFlags.lun1 != "" && runFlags.hd0 == "" {
-		return cfg, fmt.Errorf("--hd0-lun1 %s needs --hd0 too", runFlags.lun1)
-	}
-	if runFlags.hd0 != "" {
-		spec, err := hd0Flag(runFlags.hd0)
-		if err != nil {
-			return cfg, err
-		}
-		if runFlags.lun1 != "" {
-			lun1, ro1 := imageFlag(runFlags.lun1)
-			spec.Images, spec.ReadOnly = append(spec.Images, lun1), spec.ReadOnly || ro1
-		}
-		cfg.SCSI = append(cfg.SCSI, spec)
-	}
-	if runFlags.tape != "" {
-		tape, ro := imageFlag(runFlags.tape)
-		cfg.SCSI = append(cfg.SCSI, scsidev.Spec{ID: TapeID, Type: "mcd403", Images: []string{tape}, ReadOnly: ro})
-	}
+	cfg.SCSI = append(cfg.SCSI, specs...)
 	if err := applyFloppyFlags(&cfg); err != nil {
 		return cfg, err
 	}
@@ -470,17 +434,15 @@ func runConfig(cmd *cobra.Command) (emu.Config, error) {
 		// disk (our ROM or a user's Ampro ROM: its loader needs only
 		// READTRK). A tape given is checked first: bad input makes nothing.
 		for _, d := range cfg.SCSI {
-			t, err := mcd403.Open(d.Images[0], true)
-			if err != nil {
+			if err := emu.CheckSCSI(d); err != nil {
 				return cfg, err
 			}
-			t.Close()
 		}
 		path, err := defaultSystemDisk(cmd.ErrOrStderr())
 		if err != nil {
 			return cfg, err
 		}
-		cfg.SCSI = append(cfg.SCSI, scsidev.Spec{ID: HD0ID, Type: "acb4000", Images: []string{path}})
+		cfg.SCSI = append(cfg.SCSI, defaultDiskSpec(path))
 	}
 	if cfg.ROM == nil {
 		rom, err := monitor.Image()
@@ -490,91 +452,6 @@ func runConfig(cmd *cobra.Command) (emu.Config, error) {
 		cfg.ROM, cfg.ROMName = rom, "built-in monitor"
 	}
 	return cfg, cfg.Validate()
-}
-
-// imageFlag splits FILE[,ro] as --hd0, --hd0-lun1 and --tape take it: ro
-// attaches the image read-only (the drive reports write protection). For
-// the ACB-4000, ro on either LUN makes both read-only.
-func imageFlag(v string) (path string, readOnly bool) {
-	if p, ok := strings.CutSuffix(v, ",ro"); ok {
-		return p, true
-	}
-	return v, false
-}
-
-// hd0Flag reads --hd0 FILE[,OPTION...]: the options of --scsi (ro,
-// geometry=NAME, interleave=N) after the file. Only a trailing run of
-// options is taken, so a file name with a comma in it still works.
-func hd0Flag(v string) (scsidev.Spec, error) {
-	spec := scsidev.Spec{ID: HD0ID, Type: "acb4000"}
-	path := v
-	var opts []string
-	for {
-		i := strings.LastIndexByte(path, ',')
-		if i < 0 {
-			break
-		}
-		o := path[i+1:]
-		if k, _, _ := strings.Cut(o, "="); k != "ro" && k != "geometry" && k != "interleave" {
-			break
-		}
-		opts, path = append(opts, o), path[:i]
-	}
-	spec.Images = []string{path}
-	for _, o := range opts {
-		if err := scsiOption(&spec, o); err != nil {
-			return spec, fmt.Errorf("--hd0 %q: %w", v, err)
-		}
-	}
-	return spec, nil
-}
-
-// scsiOption applies one option of --scsi or --hd0 to spec.
-func scsiOption(spec *scsidev.Spec, o string) error {
-	switch k, v, _ := strings.Cut(o, "="); k {
-	case "ro":
-		spec.ReadOnly = true
-	case "geometry":
-		spec.Geometry = v
-	case "interleave":
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			return fmt.Errorf("interleave %q: want a number from 1 (1:1) to the sectors per track - 1", v)
-		}
-		spec.Interleave = n
-	default:
-		return fmt.Errorf("unknown option %q (ro, geometry=NAME, interleave=N)", o)
-	}
-	return nil
-}
-
-// parseSCSIFlag reads one --scsi value: ID=TYPE[,OPTION...]:FILE[,FILE],
-// with the options ro, geometry=NAME and interleave=N.
-func parseSCSIFlag(arg string) (scsidev.Spec, error) {
-	var spec scsidev.Spec
-	bad := func(why string) error {
-		return fmt.Errorf("--scsi %q: %s (want ID=TYPE:FILE, e.g. 0=acb4000:hd0.img)", arg, why)
-	}
-	id, rest, ok := strings.Cut(arg, "=")
-	if !ok {
-		return spec, bad("no ID=")
-	}
-	n, err := strconv.Atoi(id)
-	if err != nil || n < 0 || n > 7 {
-		return spec, bad("the ID is a number 0-7")
-	}
-	kind, files, ok := strings.Cut(rest, ":")
-	if !ok || files == "" {
-		return spec, bad("no image FILE after the type")
-	}
-	opts := strings.Split(kind, ",")
-	spec = scsidev.Spec{ID: n, Type: opts[0], Images: strings.Split(files, ",")}
-	for _, o := range opts[1:] {
-		if err := scsiOption(&spec, o); err != nil {
-			return spec, bad(err.Error())
-		}
-	}
-	return spec, nil
 }
 
 // runSave is the escape prompt's "save [FILE]": the machine is between
@@ -613,16 +490,52 @@ func loadStateFile(b *emu.Board, path string) error {
 	return b.LoadState(f, path)
 }
 
-// hasDisk reports whether cfg has a floppy drive or a SCSI device other
-// than a tape drive.
+// hasDisk reports whether cfg has a floppy drive or a SCSI device that is
+// not a tape (a type not registered counts as a disk: Validate refuses
+// it).
 func hasDisk(cfg emu.Config) bool {
 	if len(cfg.Floppies) > 0 {
 		return true
 	}
 	for _, d := range cfg.SCSI {
-		if d.Type != "mcd403" {
+		if k, ok := emu.SCSIKindOf(d.Type); !ok || k != scsidev.Tape {
 			return true
 		}
 	}
 	return false
+}
+
+// bootWarning says in one line why the boot ROM will not boot from SCSI
+// (docs/BOOT.md), or "": when no floppy image is given and the boot
+// target (ID 0 for a board at ID 7, else 7) is a disk whose block 0 is not
+// a boot sector. The board still runs: its monitor is there.
+func bootWarning(b *emu.Board, cfg emu.Config) string {
+	for _, f := range cfg.Floppies {
+		if f.Image != "" {
+			return ""
+		}
+	}
+	id := 0
+	if cfg.SCSIID != 7 {
+		id = 7
+	}
+	m, ok := b.SCSIDevice(id).(scsidev.Medium)
+	if !ok {
+		return ""
+	}
+	name := fmt.Sprintf("SCSI ID %d", id)
+	for _, s := range cfg.SCSI {
+		if s.ID == id && len(s.Images) > 0 {
+			name += " (" + s.Images[0] + ")"
+		}
+	}
+	block := make([]byte, 512)
+	if err := m.PeekBlock(0, 0, block); err != nil {
+		return fmt.Sprintf("lbplus: %s: block 0 cannot be read: %v\r\n", name, err)
+	}
+	if monitor.Bootable(block) {
+		return ""
+	}
+	return fmt.Sprintf("lbplus: %s: block 0 is not a boot block (it starts with %02Xh, the boot ROM wants 21h or 3Eh): "+
+		"the board will not boot from it; lbplus disk create --system or sysgen makes one\r\n", name, block[0])
 }

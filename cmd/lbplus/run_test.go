@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -225,17 +224,6 @@ func TestRunRawImage(t *testing.T) {
 		assert.Contains(t, err.Error(), tt.want)
 		assert.NotContains(t, err.Error(), "\n")
 	}
-}
-
-// `lbplus disk info` on a raw image shows the geometry taken from its size
-// and the file's own capacity.
-func TestDiskInfoRaw(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "x.hda")
-	require.NoError(t, os.WriteFile(p, nil, 0o644))
-	require.NoError(t, os.Truncate(p, 20<<20))
-	var out bytes.Buffer
-	require.NoError(t, diskInfo(&out, p))
-	assert.Equal(t, p+": raw, 603 cylinders x 4 heads x 17 sectors of 512 bytes, 40960 blocks (20971520 bytes), raw image without a sidecar, taken as formatted at interleave 3:1\n", out.String())
 }
 
 // --hd0 takes the options of --scsi after the file; a comma that does not

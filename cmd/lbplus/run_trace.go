@@ -129,8 +129,8 @@ func misspeltOption(p, typ string) error {
 		return nil
 	}
 	opts := "ro"
-	if typ == "acb4000" {
-		opts = "ro, geometry=NAME, interleave=N"
+	if t, ok := emu.SCSIType(typ); ok && len(t.Options) > 0 {
+		opts += ", " + strings.Join(t.Options, ", ")
 	}
 	return fmt.Errorf("%s: no such image file; %s is one, but %q is not an option of it (%s)", p, p[:i], p[i+1:], opts)
 }

@@ -3,12 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/lbplus/lbplus/devices/acb4000"
 	"github.com/lbplus/lbplus/devices/fdimage"
 	"github.com/lbplus/lbplus/devices/image"
 	"github.com/lbplus/lbplus/roms/cpm"
@@ -35,7 +33,7 @@ or ZCPR/ZRDOS. --transfer byte|burst chooses how the BIOS moves SCSI data
 (default: keep the disk's setting).`,
 	Args: cobra.ExactArgs(1),
 	RunE: func(cmd *cobra.Command, args []string) error {
-		if _, err := os.Stat(image.SidecarPath(args[0])); err != nil {
+		if !isHDImage(args[0]) {
 			if sysgenFlags.burst != "" {
 				return fmt.Errorf("%s: --transfer is for a hard disk (a floppy's BIOS takes the mode from the hard disk)", args[0])
 			}
@@ -147,21 +145,9 @@ func installSystem(path, ccpFile, transfer string) (cpmbios.HDConfig, error) {
 	return cfg, d.Close()
 }
 
-// openHDImage opens an ACB-4000 disk image for writing its blocks as a
-// program on the board would (locked, durable writes); the drive must be
-// formatted.
-func openHDImage(path string) (*image.File, error) {
-	var m acb4000.Meta
-	f, err := image.Open(path, &m, false)
-	if err != nil {
-		return nil, err
-	}
-	if !m.Formatted {
-		f.Close()
-		return nil, fmt.Errorf("%s: the drive is not formatted; make it with lbplus disk create (without --unformatted)", path)
-	}
-	return f, nil
-}
+// openHDImage opens a hard-disk image, either kind (openHDFile), for
+// writing its blocks as a program on the board would.
+func openHDImage(path string) (*image.File, error) { return openHDFile(path, false) }
 
 func systemInfo(w io.Writer, path string, cfg cpmbios.HDConfig, ccpFile string) error {
 	what := "lbplus CCP+BDOS"

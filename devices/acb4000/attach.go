@@ -13,7 +13,7 @@ import (
 // or raw (Spec.Geometry, or the geometry from its size; Spec.Interleave, or
 // RawInterleave: OpenAs).
 // Spec.Params may be a Params.
-var Type = scsidev.Type{Name: "acb4000", Attach: attach}
+var Type = scsidev.Type{Name: "acb4000", Kind: scsidev.Disk, Options: []string{"geometry=NAME", "interleave=N"}, Attach: attach}
 
 func attach(bus *scsi.Bus, s scsidev.Spec) (scsidev.Device, error) {
 	p, err := scsidev.ParamsOf(s, DefaultParams())
@@ -47,4 +47,13 @@ func (c *Controller) Close() error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// PeekBlock implements scsidev.Medium: block lba of the drive on lun,
+// whatever the heads are doing.
+func (c *Controller) PeekBlock(lun int, lba int64, buf []byte) error {
+	if lun < 0 || lun >= maxLUNs || c.drives[lun] == nil {
+		return fmt.Errorf("acb4000: no drive on LUN %d", lun)
+	}
+	return c.drives[lun].disk.f.ReadBlock(lba, buf)
 }

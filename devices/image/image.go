@@ -172,6 +172,54 @@ func Create(path string, meta Meta, fill byte) error {
 	return syncDir(path)
 }
 
+// CreateRaw makes a new raw image at path (no sidecar) of size bytes of
+// zeros, sparse where the file system allows: the blank drive of a model
+// that keeps nothing beside its blocks. size must be a whole, non-zero
+// number of blockSize blocks. Like Create it refuses to replace a file
+// (or a sidecar: a raw image has none), builds under a temporary name,
+// fsyncs and renames.
+func CreateRaw(path string, blockSize int, size int64) error {
+	if blockSize <= 0 || size <= 0 || size%int64(blockSize) != 0 {
+		return fmt.Errorf("%s: size %d bytes is not a whole, non-zero number of %d-byte blocks", path, size, blockSize)
+	}
+	for _, p := range []string{path, SidecarPath(path)} {
+		if _, err := os.Lstat(p); err == nil {
+			return fmt.Errorf("%s: already exists (remove it first to make a new image)", p)
+		} else if !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+	}
+	f, err := createTemp(path)
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	fail := func(err error) error {
+		f.Close()
+		os.Remove(tmp)
+		temps.Delete(tmp)
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if err := f.Truncate(size); err != nil {
+		return fail(err)
+	}
+	if err := f.Sync(); err != nil {
+		return fail(err)
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		temps.Delete(tmp)
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		temps.Delete(tmp)
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	temps.Delete(tmp)
+	return syncDir(path)
+}
+
 // fillFile writes fill to every block. A fresh (empty) file of zeros is made
 // sparse by truncation instead.
 func fillFile(f *os.File, bs int, n int64, fill byte, fresh bool) error {

@@ -10,7 +10,7 @@ import (
 // Type is the MCD-403 as a machine configuration names it: "mcd403", with
 // one cartridge image, loaded and retensioned when the machine is built.
 // Spec.Params may be a Params.
-var Type = scsidev.Type{Name: "mcd403", Attach: attach}
+var Type = scsidev.Type{Name: "mcd403", Kind: scsidev.Tape, Attach: attach}
 
 func attach(bus *scsi.Bus, s scsidev.Spec) (scsidev.Device, error) {
 	p, err := scsidev.ParamsOf(s, DefaultParams())

@@ -34,6 +34,12 @@ import (
 //go:embed monitor.asm
 var src embed.FS
 
+// Bootable reports whether the ROM enters a boot sector: its first byte is
+// 21h (LD HL,nn) or 3Eh (LD A,n) [F AMPROM; docs/BOOT.md].
+func Bootable(sector []byte) bool {
+	return len(sector) > 0 && (sector[0] == 0x21 || sector[0] == 0x3E)
+}
+
 // Size is the ROM image size: a 2732 EPROM (4 KB).
 const Size = 4096
 

@@ -1,6 +1,8 @@
 // Package scsidev is the layer every SCSI target model of the emulator stands
-// on (devices/acb4000, devices/mcd403): how a machine configuration names a
-// device and attaches it to the board's bus, and the helpers a command set
+// on (devices/acb4000, devices/mcd403, devices/scsihd): how a machine
+// configuration names a device and attaches it to the board's bus, what a
+// program may ask of any device without naming its model (the optional
+// interfaces: Paneled, Repositioner, Medium), and the helpers a command set
 // needs on top of the scsi target engine.
 //
 // A device type is a value of Type: its name in machine files and on the
@@ -62,9 +64,61 @@ type Device interface {
 // Type is one kind of SCSI device a machine can hold.
 type Type struct {
 	Name string
+	// Kind says what the device is to the host: a disk (the default) or
+	// a tape. A program builds its machine by it (a machine with only
+	// tapes has no disk to boot) without naming the model.
+	Kind Kind
+	// Options are the options of Spec the type takes beside ro, as a
+	// command line spells them ("geometry=NAME", "interleave=N"), for
+	// messages; the type's Attach checks them.
+	Options []string
 	// Attach opens s's images and connects a new device to bus as target
 	// s.ID. On error nothing stays open or attached.
 	Attach func(bus *scsi.Bus, s Spec) (Device, error)
+}
+
+// Kind is what a device is to the host's software.
+type Kind uint8
+
+const (
+	// Disk is a direct-access device: blocks by address, a system to
+	// boot from.
+	Disk Kind = iota
+	// Tape is a sequential-access device: blocks in order, no boot.
+	Tape
+)
+
+// String names the kind for messages.
+func (k Kind) String() string {
+	if k == Tape {
+		return "tape"
+	}
+	return "disk"
+}
+
+// Paneled is a Device that shows itself in a debugger's device panel: a
+// title and lines of text, read at now without side effects. The model
+// says what matters of its state; the debugger draws it without knowing
+// the model.
+type Paneled interface {
+	// PanelTitle names the device at SCSI ID id ("ACB-4000 at SCSI ID 0").
+	PanelTitle(id int) string
+	// PanelLines is its state at now, one line a string.
+	PanelLines(now sched.Time) []string
+}
+
+// Medium is a disk Device whose blocks a program may look at before it
+// runs the machine (is block 0 a boot block?), without moving the heads,
+// the engine or anything else the host could see.
+type Medium interface {
+	// PeekBlock reads block lba of the medium on lun into buf (a block).
+	PeekBlock(lun int, lba int64, buf []byte) error
+}
+
+// Repositioner is a tape Device that counts its repositions: blocks it
+// could not stream and backed up for (a debugger breaks on the counter).
+type Repositioner interface {
+	Repositions() int
 }
 
 // ParamsOf returns s.Params as a P, or def when it is nil. A value of

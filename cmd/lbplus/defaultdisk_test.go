@@ -33,7 +33,7 @@ func runScriptWith(t *testing.T, setup func(), want, script []string) string {
 	runFlags.rom, runFlags.speed, runFlags.console, runFlags.scsiID = "", "max", "stdio", 7
 	runFlags.hd0, runFlags.lun1, runFlags.tape, runFlags.machine, runFlags.scsi = "", "", "", "", nil
 	fdFlags = [4]string{}
-	t.Cleanup(func() { runFlags.hd0, fdFlags = "", [4]string{} })
+	t.Cleanup(func() { runFlags.hd0, runFlags.scsi, fdFlags = "", nil, [4]string{} })
 	if setup != nil {
 		setup()
 	}
