@@ -51,9 +51,10 @@ const (
 
 // Drive is the disk and its controller. It implements scsi.Device.
 type Drive struct {
-	p    Params
-	m    mech
-	disk *Disk
+	scsidev.FailHook // an image changed on the host stops the machine
+	p                Params
+	m                mech
+	disk             *Disk
 
 	t     *scsi.Target
 	s     *sched.Scheduler
@@ -446,6 +447,7 @@ func (d *Drive) startFormat(now sched.Time) {
 // drive reads] when the last track is done.
 func (d *Drive) formatDone() {
 	if err := d.disk.f.Fill(0); err != nil {
+		d.mediumError(err)
 		d.check(sense{Key: KeyMediumError, ASC: ASCWriteError})
 		return
 	}

@@ -1,6 +1,9 @@
 package scsihd
 
 import (
+	"errors"
+
+	"github.com/lbplus/lbplus/devices/image"
 	"github.com/lbplus/lbplus/sched"
 	"github.com/lbplus/lbplus/scsi"
 )
@@ -137,6 +140,7 @@ func (d *Drive) blockDone(now sched.Time) {
 	x.DiskBusy = false
 	if x.Write {
 		if err := d.disk.f.WriteBlock(b, slot); err != nil {
+			d.mediumError(err)
 			d.check(sense{Key: KeyMediumError, ASC: ASCWriteError, Valid: true, Info: uint32(b)})
 			return
 		}
@@ -156,6 +160,7 @@ func (d *Drive) blockDone(now sched.Time) {
 		return
 	}
 	if err := d.disk.f.ReadBlock(b, slot); err != nil {
+		d.mediumError(err)
 		d.check(sense{Key: KeyMediumError, ASC: ASCReadError, Valid: true, Info: uint32(b)})
 		return
 	}
@@ -248,4 +253,13 @@ func (d *Drive) hostReceived(now sched.Time, i int, b byte) {
 	x.Host++
 	d.diskStep(now)
 	d.hostStep(now)
+}
+
+// mediumError: an image that another program changed under us stops the
+// machine with that error (docs/CPM.md "Images shared with the host");
+// the host still gets its CHECK CONDITION.
+func (d *Drive) mediumError(err error) {
+	if errors.Is(err, image.ErrChangedOnHost) {
+		d.Fail(err)
+	}
 }
