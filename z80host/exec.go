@@ -544,7 +544,8 @@ func (c *CPU) execFull(pc uint16, t0 uint64, b0 uint8) {
 				hi, npre = hXY+int(b1), 2
 			} else {
 				// The prefix alone: a 4 T no-op; the next byte is an
-				// opcode. It computes no flags, so it clears Q [A].
+				// opcode. It computes no flags, so it clears Q, which
+				// DD/FD SCF and CCF show (docs/HARDWARE.md 2.4).
 				c.q = 0
 				pc++
 				t0 += 4

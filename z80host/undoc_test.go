@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // Q is the F an instruction leaves after every correction z80host makes
@@ -127,4 +128,103 @@ func TestInterruptedLDIRFlags(t *testing.T) {
 	c.Step() // PUSH AF
 	assert.Equal(t, uint8(0x2c), b.mem[0xeffc], "F pushed by the handler")
 	assert.Equal(t, []uint8{0x00, 0x28}, b.mem[0xeffe:0xf000], "return address is the LDIR")
+}
+
+// flatLogBus is pagedLogBus whose pages are its own memory in order
+// (FlatMemory), so Run takes its flat-memory paths.
+type flatLogBus struct{ pagedLogBus }
+
+func (b *flatLogBus) FlatMemory() *[65536]byte { return &b.mem }
+
+// SCF and CCF behind DD/FD prefixes (docs/HARDWARE.md 2.4): the prefix is
+// an instruction of its own that computes no flags, so it clears Q and
+// flags 5/3 come from A OR F whatever Q was before it; Q afterwards is the
+// F the SCF/CCF left, so a plain SCF after it takes 5/3 from A alone.
+// Each case runs through Step with every access on the Bus and through
+// Run with all memory on pages and with the pages one flat array.
+// Expected values worked out by hand from the rule; the "Q kept" values
+// are what F would be if the prefix left Q alone.
+func TestPrefixedSCFCCFClearQ(t *testing.T) {
+	tests := []struct {
+		name     string
+		code     []byte // prefixes, then 37h (SCF) or 3Fh (CCF)
+		a, f, q  uint8  // before the prefix
+		wantF    uint8  // F and Q after the prefixed SCF/CCF
+		wantNext uint8  // F and Q after a plain SCF that follows
+	}{
+		// SCF keeps S Z P/V (F AND C4h), sets C; 5/3 = (00 | 28) = 28.
+		// The next SCF: 5/3 = A AND 28h = 00 (Q = 29 hides F's).
+		{"DD SCF, Q 0", []byte{0xdd, 0x37}, 0x00, 0x28, 0x00, 0x29, 0x01},
+		// Same with Q = 28h before the prefix (Q kept: 01).
+		{"DD SCF, Q set", []byte{0xdd, 0x37}, 0x00, 0x28, 0x28, 0x29, 0x01},
+		// 92h AND C4h = 80h, C; 5/3 = (AE | 92) AND 28h = 28h: A9h.
+		{"FD SCF, Q set", []byte{0xfd, 0x37}, 0xae, 0x92, 0x92, 0xa9, 0xa9},
+		// 75h AND C4h = 44h, C; 5/3 = (50 | 75) AND 28h = 20h: 65h (Q
+		// kept: 45h). Next: 44h, C, 5/3 = 50h AND 28h = 0: 45h.
+		{"FD SCF, Q set, A bits", []byte{0xfd, 0x37}, 0x50, 0x75, 0x75, 0x65, 0x45},
+		// 08h | 20h gives both 5 and 3: 29h (Q kept: 09h); next 09h.
+		{"FD SCF, 3 from A, 5 from F", []byte{0xfd, 0x37}, 0x08, 0x20, 0x20, 0x29, 0x09},
+		// All ones: ~C4h | C, 5/3 set either way: EDh.
+		{"DD SCF, all ones", []byte{0xdd, 0x37}, 0xff, 0xff, 0xff, 0xed, 0xed},
+		// CCF with C = 1: H = 1, C = 0; 5/3 = 28h: 38h (Q kept: 10h).
+		{"DD CCF, Q set", []byte{0xdd, 0x3f}, 0x00, 0x29, 0x29, 0x38, 0x01},
+		// 4Fh: S Z P/V 44h, H 10h, C 0; 5/3 = (F3 | 4F) AND 28h = 28h:
+		// 7Ch (Q kept: 74h). Next: 44h, C, F3h AND 28h = 20h: 65h.
+		{"DD CCF, Q set, A bits", []byte{0xdd, 0x3f}, 0xf3, 0x4f, 0x4f, 0x7c, 0x65},
+		// EDh: C4h, H, 5/3 = (06 | ED) AND 28h = 28h: FCh (Q kept: D4h).
+		{"FD CCF, Q set", []byte{0xfd, 0x3f}, 0x06, 0xed, 0xed, 0xfc, 0xc5},
+		// C = 0: C = 1, H = 0; 5/3 from A: 29h.
+		{"FD CCF, Q 0", []byte{0xfd, 0x3f}, 0x28, 0x00, 0x00, 0x29, 0x29},
+		// C6h: C4h, C; 5/3 = (20 | C6) AND 28h = 20h: E5h.
+		{"DD CCF, Q 0, S Z P/V", []byte{0xdd, 0x3f}, 0x20, 0xc6, 0x00, 0xe5, 0xe5},
+		// Two prefixes, one instruction: still A OR F (Q kept: 10h).
+		{"DD FD CCF, Q set", []byte{0xdd, 0xfd, 0x3f}, 0x00, 0x29, 0x29, 0x38, 0x01},
+	}
+	for _, tc := range tests {
+		code := append(append([]byte{}, tc.code...), 0x37)
+		regs := Regs{AF: uint16(tc.a)<<8 | uint16(tc.f), Q: tc.q, SP: 0xf000}
+		wantT := uint64(4 * len(tc.code))
+		check := func(t *testing.T, c *CPU, wantF uint8, what string) {
+			r := c.Regs()
+			assert.Equal(t, wantF, uint8(r.AF), "F after %s = %02x", what, uint8(r.AF))
+			assert.Equal(t, wantF, r.Q, "Q after %s = %02x", what, r.Q)
+		}
+		t.Run(tc.name+"/Step", func(t *testing.T) {
+			c, _, _ := newTest(code...)
+			c.SetRegs(regs)
+			assert.Equal(t, int(wantT), c.Step())
+			check(t, c, tc.wantF, "the prefixed instruction")
+			c.Step()
+			check(t, c, tc.wantNext, "the SCF after it")
+			assert.Zero(t, c.Mismatches)
+		})
+		for _, flat := range []bool{false, true} {
+			name := tc.name + "/Run paged"
+			if flat {
+				name = tc.name + "/Run flat"
+			}
+			t.Run(name, func(t *testing.T) {
+				b := &flatLogBus{}
+				copy(b.mem[:], code)
+				for p := range b.rp {
+					b.rp[p] = (*[256]byte)(b.mem[p*256 : p*256+256])
+				}
+				var c *CPU
+				if flat {
+					c = New(b)
+				} else {
+					c = New(&b.pagedLogBus)
+				}
+				require.Equal(t, flat, c.flat != nil, "flat memory as asked")
+				c.SetRegs(regs)
+				c.Run(1)
+				assert.Equal(t, wantT, c.T())
+				check(t, c, tc.wantF, "the prefixed instruction")
+				c.Run(c.T() + 1)
+				check(t, c, tc.wantNext, "the SCF after it")
+				assert.Empty(t, b.events, "every access from the pages")
+				assert.Zero(t, c.Mismatches)
+			})
+		}
+	}
 }
