@@ -98,3 +98,26 @@ func TestFloppySystemIsAmproLayout(t *testing.T) {
 		assert.Equal(t, bios, tracks[128+len(sys):128+len(sys)+len(bios)], "%s: BIOS after the BDOS", name)
 	}
 }
+
+// A floppy letter whose drive is not cabled is the BDOS's SELECT error at
+// once: Restore finds no TR00 after its 255 steps, which an empty drive
+// (its sensor works) never does; an empty drive that is there asks for a
+// disk instead.
+func TestFloppyDriveNotThere(t *testing.T) {
+	path := systemDisk(t, ourSystem(t), cpmbios.HDConfig{Partitions: 1})
+	hd := []scsidev.Spec{{ID: 0, Type: "acb4000", Images: []string{path}}}
+
+	r := bootMachine(t, nil, hd) // no floppy drive cabled
+	require.NoError(t, r.ty.WaitFor("A>"))
+	r.cmd(t, "DIR B:", "BDOS ERR ON B: SELECT")
+	assert.NotContains(t, r.tr.String(), "no disk")
+	require.NoError(t, r.ty.Type("x"))
+	require.NoError(t, r.ty.WaitFor("A>"), "a key warm boots, as CP/M does")
+
+	path2 := systemDisk(t, ourSystem(t), cpmbios.HDConfig{Partitions: 1})
+	hd = []scsidev.Spec{{ID: 0, Type: "acb4000", Images: []string{path2}}}
+	r = bootMachine(t, []emu.Floppy{{Drive: 0}, {Drive: 1}}, hd) // cabled, empty
+	require.NoError(t, r.ty.WaitFor("A>"))
+	r.cmd(t, "DIR B:", "Floppy drive 0: no disk. Insert one and press a key, or ^C")
+	assert.NotContains(t, r.tr.String(), "SELECT")
+}
