@@ -99,10 +99,9 @@ func TestFloppySystemIsAmproLayout(t *testing.T) {
 	}
 }
 
-// A floppy letter whose drive is not cabled is the BDOS's SELECT error at
-// once: Restore finds no TR00 after its 255 steps, which an empty drive
-// (its sensor works) never does; an empty drive that is there asks for a
-// disk instead.
+// A floppy letter whose drive is not cabled is the BDOS's SELECT error,
+// and a key then warm boots, as in DR's CP/M; an empty drive that is there
+// asks for a disk instead.
 func TestFloppyDriveNotThere(t *testing.T) {
 	path := systemDisk(t, ourSystem(t), cpmbios.HDConfig{Partitions: 1})
 	hd := []scsidev.Spec{{ID: 0, Type: "acb4000", Images: []string{path}}}
