@@ -98,7 +98,7 @@ directory; delete it to start again from a fresh one.
 `
 
 // defaultPrograms are our CP/M programs (roms/cpmutil) on the default A:.
-var defaultPrograms = []string{"SUBMIT", "DUMP", "COPY", "STAT"}
+var defaultPrograms = []string{"SUBMIT", "DUMP", "COPY", "STAT", "EDIT"}
 
 // putDefaultFiles puts the default system disk's files on A:.
 func putDefaultFiles(path string) error {
