@@ -119,9 +119,8 @@ ldeof:  ld      hl, text        ; a last line without its end gets one
 ld1:    ex      de, hl
         ld      (tend), hl
         ld      hl, (nlines)
-        call    pdec
-        call    pmsg
-        db      " LINES", CR, LF, "$"
+        call    plines
+        call    crlf
         ld      a, h
         or      l
         jr      z, cmd
@@ -706,9 +705,9 @@ wr5:    ld      hl, tdol
         xor     a
         ld      (dirty), a
         ld      hl, (nlines)
-        call    pdec
+        call    plines
         call    pmsg
-        db      " LINES WRITTEN", CR, LF, "$"
+        db      " WRITTEN", CR, LF, "$"
         or      a
         ret
 
@@ -1097,6 +1096,22 @@ pl1:    ld      a, (hl)
         jp      z, crlf
         call    putc
         jr      pl1
+
+; plines: "1 LINE", "2 LINES" for HL (registers kept).
+plines: call    pdec
+        call    pmsg
+        db      " LINE$"
+        push    af
+        ld      a, h
+        or      a
+        jr      nz, pls
+        ld      a, l
+        dec     a
+        jr      z, pls1
+pls:    ld      a, 'S'
+        call    putc
+pls1:   pop     af
+        ret
 
 ; pnum5: HL in decimal, right-aligned in 5 columns.
 pnum5:  push    hl
