@@ -620,23 +620,6 @@ pz2:    jp      (hl)
 ; and name.$$$ to name.typ. Carry when it was not written; the old file
 ; is then as it was.
 write:  ld      (wsp), sp
-        ld      a, (name)       ; a read-only disk?
-        dec     a
-        jp      p, wr0
-        ld      c, 25
-        call    BDOS
-wr0:    push    af
-        ld      c, 29
-        call    BDOS
-        pop     af
-wr01:   or      a
-        jr      z, wr02
-        srl     h
-        rr      l
-        dec     a
-        jr      wr01
-wr02:   bit     0, l
-        jp      nz, rodisk
         ld      hl, rfcb        ; a read-only file?
         ld      de, name+9
         call    setfcb
@@ -644,10 +627,27 @@ wr02:   bit     0, l
         ld      c, 15
         call    BDOS
         inc     a
-        jr      z, wr03
+        jr      z, wr0
         ld      a, (rfcb+9)
         rla
         jp      c, rofile
+wr0:    ld      a, (name)       ; a read-only disk? (after that directory
+        dec     a               ; read, which finds a disk changed since
+        jp      p, wr01         ; EDIT started)
+        ld      c, 25
+        call    BDOS
+wr01:   push    af
+        ld      c, 29
+        call    BDOS
+        pop     af
+wr02:   or      a
+        jr      z, wr03a
+        srl     h
+        rr      l
+        dec     a
+        jr      wr02
+wr03a:  bit     0, l
+        jp      nz, rodisk
 wr03:   ld      de, tdol
         call    del
         ld      hl, tfcb

@@ -123,17 +123,19 @@ func padZ256(b []byte) []byte {
 }
 
 // Q with changes not written asks; N goes back to editing, Y leaves and
-// writes nothing; Q! leaves at once; errors in commands say so.
+// writes nothing; Q! leaves at once; errors in commands and in the file
+// name say so.
 func TestEditQuit(t *testing.T) {
 	m := machine(t, "EDIT")
 	require.NoError(t, m.Save("KEEP.TXT", padZ256(text("keep me"))))
 	m.Out.Reset()
-	m.Type("EDIT KEEP.TXT\r", "D\r", "Q\r", "n\r", "H\r", "X\r", "L 2\r", "L 1,\r", "99999999\r", "A 5\r", "S/x\r", "Q\r", "y\r",
+	m.Type("EDIT\r", "EDIT *.TXT\r", "EDIT KEEP.$$$\r", "EDIT KEEP.TXT\r", "D\r", "Q\r", "n\r", "H\r", "X\r", "L 2\r", "L 1,\r", "99999999\r", "A 5\r", "S/x\r", "Q\r", "y\r",
 		"EDIT KEEP.TXT\r", "D\r", "Q!\r", "EDIT KEEP.TXT\r", "Q\r", "DIR\r")
 	require.ErrorIs(t, m.Run(1_000_000_000), cpmtest.ErrInput)
 	out := m.Transcript()
 	golden(t, "editquit.txt", out)
 	assert.Equal(t, 2, strings.Count(out, "QUIT ANYWAY (Y/N)? "))
+	assert.Equal(t, 3, strings.Count(out, "USAGE: EDIT [d:]name.typ\nA>"), "no name, a wildcard, the temporary's type")
 	assert.Contains(t, out, "0*Q!\n\nA>EDIT KEEP.TXT\n1 LINE\n1*Q\n\nA>", "no question without changes")
 	assert.Equal(t, padZ256(text("keep me")), fileOf(t, m.Disks[0], "KEEP.TXT"))
 	assert.Equal(t, []string{"EDIT.COM", "KEEP.TXT"}, names(t, m.Disks[0]))
@@ -185,8 +187,9 @@ func TestEditLineEnds(t *testing.T) {
 // editor").
 const editRoom = 52473
 
-// A file whose text fills memory to the last byte is edited and written
-// back; one byte more is FILE TOO BIG, back to A> with nothing written.
+// A file whose text fills memory to the last byte is edited (MEMORY FULL
+// for a line more or a longer line) and written back; one byte more is
+// FILE TOO BIG, back to A> with nothing written.
 func TestEditFileTooBig(t *testing.T) {
 	for _, extra := range []int{0, 1} {
 		t.Run(fmt.Sprint(extra), func(t *testing.T) {
@@ -202,16 +205,19 @@ func TestEditFileTooBig(t *testing.T) {
 			require.NoError(t, diskFS(t, b).Write(0, "BIG.TXT", big))
 			require.NoError(t, m.Attach(1, b, false))
 			before := append([]byte(nil), b.Data...)
-			m.Type("EDIT B:BIG.TXT\r", "W\r", "Q\r", "DIR B:\r")
+			m.Type("EDIT B:BIG.TXT\r", "A\r", "z\r", "S/x/xx/\r", "S/xx/x/\r", "W\r", "Q\r", "DIR B:\r")
 			require.ErrorIs(t, m.Run(1_000_000_000), cpmtest.ErrInput)
 			out := m.Transcript()
 			if extra == 0 {
-				assert.Contains(t, out, fmt.Sprintf("EDIT B:BIG.TXT\n%d LINES\n", len(lines)))
-				assert.Equal(t, big, fileOf(t, b, "BIG.TXT"))
+				// Full: no line more, no longer line, a shorter one is fine.
+				assert.Contains(t, out, fmt.Sprintf("EDIT B:BIG.TXT\n%d LINES\n1*A\n    2:  z\nMEMORY FULL\n1*S/x/xx/\nMEMORY FULL\n1*S/xx/x/\n    1:  %s\n1*W\n",
+					len(lines), line[1:]))
+				assert.Equal(t, text(append([]string{line[1:]}, lines[1:]...)...), fileOf(t, b, "BIG.TXT"))
 				assert.Equal(t, big, fileOf(t, b, "BIG.BAK"))
 				return
 			}
-			assert.Contains(t, out, "EDIT B:BIG.TXT\nFILE TOO BIG\nA>W\nW?\nA>Q\nQ?\nA>DIR B:\nB: BIG      TXT\nA>")
+			assert.Contains(t, out, "EDIT B:BIG.TXT\nFILE TOO BIG\nA>A\nA?\nA>z\nZ?\n")
+			assert.Contains(t, out, "A>DIR B:\nB: BIG      TXT\nA>")
 			assert.Equal(t, before, b.Data, "the disk is as it was")
 		})
 	}
@@ -237,6 +243,7 @@ func TestEditWriteFails(t *testing.T) {
 			}
 		}, "DIRECTORY FULL, NOT WRITTEN"},
 		{"read-only file", func(t *testing.T, fs *cpmfs.FS) {}, "FILE IS READ-ONLY, NOT WRITTEN"},
+		{"changed disk", func(t *testing.T, fs *cpmfs.FS) {}, "DISK IS READ-ONLY, NOT WRITTEN"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := machine(t, "EDIT", "STAT")
@@ -249,7 +256,20 @@ func TestEditWriteFails(t *testing.T) {
 			}
 			require.NoError(t, m.Attach(1, b, false))
 			before := names(t, b)
-			m.Type("STAT B:\r", "EDIT B:NOTES.TXT\r", "S/some/all/\r", "W\r", "1\r", "E\r", "Q!\r", "STAT B:\r")
+			m.Type("STAT B:\r", "EDIT B:NOTES.TXT\r", "S/some/all/\r")
+			require.ErrorIs(t, m.Run(2_000_000_000), cpmtest.ErrInput)
+			if tc.name == "changed disk" {
+				// Another disk in B: with the same file in another
+				// directory entry: the BDOS finds it changed and makes
+				// the drive read-only.
+				other := cpmtest.NewDisk(cpmtest.Amp1)
+				ofs := diskFS(t, other)
+				require.NoError(t, ofs.Write(0, "OTHER.DAT", []byte("other")))
+				require.NoError(t, ofs.Write(0, "NOTES.TXT", notes))
+				require.NoError(t, ofs.Delete(0, "OTHER.DAT"))
+				copy(b.Data, other.Data)
+			}
+			m.Type("W\r", "1\r", "E\r", "Q!\r", "STAT B:\r")
 			require.ErrorIs(t, m.Run(2_000_000_000), cpmtest.ErrInput)
 			out := m.Transcript()
 			assert.Contains(t, out, "1*S/some/all/\n    1:  all notes to keep\n1*W\n"+tc.want+"\n1*1\n    1:  all notes to keep\n1*E\n"+tc.want+"\n1*Q!\n")
