@@ -557,16 +557,110 @@ is2:    pop     bc
         inc     hl
         jr      instr
 
-; W: write the file.
-cwrite: call    eol
-        call    write
+; W [[d:]name.typ]: write the file.
+cwrite: call    wname
         jp      cmd
 
-; E: write the file and leave.
-cexit:  call    eol
+; E [[d:]name.typ]: write the file and leave.
+cexit:  call    wname
+        jp      nc, 0
+        jp      cmd
+
+; wname: W's and E's file name, when one is given, becomes the file's,
+; then write; when that fails the name is the old one again.
+wname:  push    hl
+        ld      hl, name
+        ld      de, oname
+        ld      bc, 12
+        ldir
+        pop     hl
+        call    fname
         call    write
-        jp      c, cmd
-        jp      0
+        ret     nc
+        ld      hl, oname
+        ld      de, name
+        ld      bc, 12
+        ldir
+        scf
+        ret
+
+; fname: [d:]name.typ at HL, if any, into name (no wildcards, not type
+; $$$; d: alone or none: the current drive).
+fname:  call    skipsp
+        or      a
+        ret     z
+        ld      c, 0
+        inc     hl
+        ld      a, (hl)
+        dec     hl
+        cp      ':'
+        jr      nz, fn1
+        ld      a, (hl)
+        call    upper
+        sub     'A'
+        cp      16
+        jp      nc, what
+        inc     a
+        ld      c, a
+        inc     hl
+        inc     hl
+fn1:    ld      a, c
+        ld      (nname), a
+        push    hl
+        ld      hl, nname+1
+        ld      b, 11
+fn2:    ld      (hl), ' '
+        inc     hl
+        djnz    fn2
+        pop     hl
+        ld      de, nname+1
+        ld      b, 8
+        call    field
+        ld      a, (nname+1)
+        cp      ' '
+        jp      z, what
+        ld      a, (hl)
+        cp      '.'
+        jr      nz, fn3
+        inc     hl
+        ld      de, nname+9
+        ld      b, 3
+        call    field
+fn3:    call    eol
+        ld      hl, nname+9
+        ld      de, tdol
+        call    cmp3
+        jp      z, what
+        ld      hl, nname
+        ld      de, name
+        ld      bc, 12
+        ldir
+        ret
+
+; field: up to B characters of a name from HL to DE, upper case; a
+; longer one or a wildcard is an error.
+field:  ld      a, (hl)
+        or      a
+        ret     z
+        cp      ' '
+        ret     z
+        cp      '.'
+        ret     z
+        cp      '*'
+        jp      z, what
+        cp      '?'
+        jp      z, what
+        cp      ':'
+        jp      z, what
+        inc     b
+        dec     b
+        jp      z, what
+        call    upper
+        ld      (de), a
+        inc     hl
+        inc     de
+        dec     b
+        jr      field
 
 ; Q: leave, asking first when there are changes not written; Q! does not
 ; ask.
@@ -601,7 +695,8 @@ chelp:  call    pmsz
         db      "S/old/new/  change old to new in the current line", CR, LF
         db      "F text  find the next line holding text (F: again)", CR, LF
         db      "W       write the file (the old one becomes .BAK)", CR, LF
-        db      "E       write and quit", CR, LF
+        db      "W d:name.typ  write to that file from now on", CR, LF
+        db      "E       write and quit (E d:name.typ too)", CR, LF
         db      "Q       quit (Q! without asking about changes)", CR, LF
         db      "(no range: the current line)", CR, LF, 0
         jp      cmd
@@ -1139,7 +1234,9 @@ tbak:   db      "BAK"
 ; Data above the program (not part of the .COM file); the text from
 ; "text" up to the BDOS.
 name    equ     $               ; drive and name.typ as typed (12)
-fcb     equ     name+12
+oname   equ     name+12         ; the name before W name.typ
+nname   equ     oname+12        ; the name W is given
+fcb     equ     nname+12
 tfcb    equ     fcb+36
 rfcb    equ     tfcb+36
 lbuf    equ     rfcb+36         ; function 10's buffer

@@ -1,6 +1,7 @@
 package cpmutil_test
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"strings"
@@ -129,7 +130,7 @@ func TestEditQuit(t *testing.T) {
 	m := machine(t, "EDIT")
 	require.NoError(t, m.Save("KEEP.TXT", padZ256(text("keep me"))))
 	m.Out.Reset()
-	m.Type("EDIT\r", "EDIT *.TXT\r", "EDIT KEEP.$$$\r", "EDIT KEEP.TXT\r", "D\r", "Q\r", "n\r", "H\r", "X\r", "L 2\r", "L 1,\r", "99999999\r", "A 5\r", "S/x\r", "Q\r", "y\r",
+	m.Type("EDIT\r", "EDIT *.TXT\r", "EDIT KEEP.$$$\r", "EDIT KEEP.TXT\r", "D\r", "Q\r", "n\r", "H\r", "X\r", "L 2\r", "L 1,\r", "99999999\r", "W *.TXT\r", "W B:NINECHARS.TXT\r", "W X.$$$\r", "E Q:X\r", "A 5\r", "S/x\r", "Q\r", "y\r",
 		"EDIT KEEP.TXT\r", "D\r", "Q!\r", "EDIT KEEP.TXT\r", "Q\r", "DIR\r")
 	require.ErrorIs(t, m.Run(1_000_000_000), cpmtest.ErrInput)
 	out := m.Transcript()
@@ -185,7 +186,7 @@ func TestEditLineEnds(t *testing.T) {
 // editRoom is how many bytes of text (a byte a line for its end) EDIT
 // holds in this 60K system: from its end to the BDOS (docs/CPM.md "The
 // editor").
-const editRoom = 52473
+const editRoom = 52217
 
 // A file whose text fills memory to the last byte is edited (MEMORY FULL
 // for a line more or a longer line) and written back; one byte more is
@@ -224,11 +225,14 @@ func TestEditFileTooBig(t *testing.T) {
 }
 
 // W onto a disk or directory that fills up says so, deletes NOTES.$$$ and
-// keeps NOTES.TXT and the text being edited; a read-only file is not
+// keeps NOTES.TXT and the text being edited, which W d:name.typ then
+// writes to another disk; a read-only file or a changed disk is not
 // touched. The space the attempt took is free again (STAT before and
 // after).
 func TestEditWriteFails(t *testing.T) {
-	notes := text(strings.Split(strings.Repeat("some notes to keep\n", 1500), "\n")[:1500]...) // 30K
+	lines := strings.Split(strings.Repeat("some notes to keep\n", 1500), "\n")[:1500]
+	notes := text(lines...) // 30K
+	edited := text(append([]string{"all notes to keep"}, lines[1:]...)...)
 	for _, tc := range []struct {
 		name string
 		fill func(t *testing.T, fs *cpmfs.FS)
@@ -269,10 +273,12 @@ func TestEditWriteFails(t *testing.T) {
 				require.NoError(t, ofs.Delete(0, "OTHER.DAT"))
 				copy(b.Data, other.Data)
 			}
-			m.Type("W\r", "1\r", "E\r", "Q!\r", "STAT B:\r")
+			m.Type("W\r", "1\r", "E\r", "W a:notes.txt\r", "Q\r", "STAT B:\r")
 			require.ErrorIs(t, m.Run(2_000_000_000), cpmtest.ErrInput)
 			out := m.Transcript()
-			assert.Contains(t, out, "1*S/some/all/\n    1:  all notes to keep\n1*W\n"+tc.want+"\n1*1\n    1:  all notes to keep\n1*E\n"+tc.want+"\n1*Q!\n")
+			assert.Contains(t, out, "1*S/some/all/\n    1:  all notes to keep\n1*W\n"+tc.want+"\n1*1\n    1:  all notes to keep\n1*E\n"+tc.want+
+				"\n1*W a:notes.txt\n1500 LINES WRITTEN\n1*Q\n\nA>", "the text goes to another disk instead")
+			assert.True(t, bytes.Equal(edited, fileOf(t, m.Disks[0], "NOTES.TXT")), "A:NOTES.TXT holds the edited text")
 			assert.Equal(t, notes, fileOf(t, b, "NOTES.TXT"))
 			assert.Equal(t, before, names(t, b), "no NOTES.$$$ or NOTES.BAK")
 			free := regexp.MustCompile(`B: R/W, (\d+)K free of 190K`).FindAllStringSubmatch(out, -1)
@@ -293,4 +299,26 @@ func setRO(t *testing.T, d *cpmtest.Disk, name string) {
 		}
 	}
 	require.Positive(t, n)
+}
+
+// W d:name.typ writes the text to another file, which later Ws and E
+// write too; when it fails, the file edited stays the one it was.
+func TestEditWriteAs(t *testing.T) {
+	m := machine(t, "EDIT")
+	b := cpmtest.NewDisk(cpmtest.Amp1)
+	fs := diskFS(t, b)
+	require.NoError(t, fs.Write(0, "NOTES.TXT", text("one", "two")))
+	require.NoError(t, fs.Write(0, "RO.TXT", text("read-only")))
+	setRO(t, b, "RO      TXT")
+	require.NoError(t, m.Attach(1, b, false))
+	m.Type("EDIT B:NOTES.TXT\r", "S/one/1/\r", "W B:RO.TXT\r", "W\r", "2\r", "S/two/2/\r", "W c:copy.txt\r", "1\r", "S/1/one/\r", "E\r", "DIR B:\r", "DIR C:\r")
+	require.ErrorIs(t, m.Run(1_000_000_000), cpmtest.ErrInput)
+	out := m.Transcript()
+	assert.Contains(t, out, "1*W B:RO.TXT\nFILE IS READ-ONLY, NOT WRITTEN\n1*W\n2 LINES WRITTEN\n")
+	assert.Contains(t, out, "A>DIR B:\nB: NOTES    BAK : RO       TXT : NOTES    TXT\nA>DIR C:\nC: COPY     BAK : COPY     TXT\nA>")
+	assert.Equal(t, text("1", "two"), fileOf(t, b, "NOTES.TXT"))
+	assert.Equal(t, text("one", "two"), fileOf(t, b, "NOTES.BAK"))
+	assert.Equal(t, text("read-only"), fileOf(t, b, "RO.TXT"))
+	assert.Equal(t, text("one", "2"), fileOf(t, m.Disks[2], "COPY.TXT"))
+	assert.Equal(t, text("1", "2"), fileOf(t, m.Disks[2], "COPY.BAK"))
 }
