@@ -92,9 +92,12 @@ ACB-4000 with a Seagate ST-125 at SCSI ID 0). Built in: DIR, ERA, REN,
 SAVE, TYPE, USER, d:. A $$$.SUB file on A: runs when CP/M starts.
 Programs on A:: SUBMIT file [args] (makes $$$.SUB), DUMP file (hex),
 COPY dst=src (wildcards, drives and users: COPY B3:=A:*.TXT), STAT
-[d:][afn] (free space, file sizes), FORMAT d: AMPn (formats a floppy
-as AMP1-AMP4; floppy drives 0 and 1 are F: and G: when this disk is
-attached with lbplus run --hd0 and --fd0/--fd1).
+[d:][afn] (free space, file sizes; STAT DSK: the drive's parameters),
+EDIT file (a line editor: H lists its commands), FORMAT d: AMPn
+(formats a floppy as AMP1-AMP4). Floppy drives 0 and 1 are F: and G:;
+at lbplus's escape key (Ctrl-\) insert 0 FILE puts a disk in drive 0.
+COPY also takes devices: COPY NOTES.TXT=CON: (type, end with ^Z),
+COPY LST:=NOTES.TXT (to the printer).
 BACKUP d: copies drive d: to the MCD-403 tape at SCSI ID 1 with the
 1990 story's best settings and tells its rate; RESTORE d: copies it back.
 Make a tape with lbplus tape create t.tape, then lbplus run --tape t.tape
@@ -107,7 +110,7 @@ directory; delete it to start again from a fresh one.
 `
 
 // defaultPrograms are our CP/M programs (roms/cpmutil) on the default A:.
-var defaultPrograms = []string{"SUBMIT", "DUMP", "COPY", "STAT", "FORMAT"}
+var defaultPrograms = []string{"SUBMIT", "DUMP", "COPY", "STAT", "FORMAT", "EDIT"}
 
 // putDefaultFiles puts the default system disk's files on A:.
 func putDefaultFiles(path string) error {

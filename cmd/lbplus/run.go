@@ -416,6 +416,9 @@ func runConfig(cmd *cobra.Command) (emu.Config, error) {
 		return cfg, err
 	}
 	cfg.SCSI = append(cfg.SCSI, specs...)
+	if runFlags.machine == "" {
+		cfg.Floppies = defaultFloppies()
+	}
 	if err := applyFloppyFlags(&cfg); err != nil {
 		return cfg, err
 	}
@@ -490,13 +493,20 @@ func loadStateFile(b *emu.Board, path string) error {
 	return b.LoadState(f, path)
 }
 
-// hasDisk reports whether cfg has a floppy drive or a SCSI device that is
-// not a tape (a type not registered counts as a disk: Validate refuses
-// it).
+// defaultFloppies are the drives of a machine without a machine file: two
+// 48 tpi drives, empty, as the BIOS's banner counts them, so a disk can be
+// inserted at the escape prompt; --fdN puts an image in drive N (or adds
+// drives 2 and 3).
+func defaultFloppies() []emu.Floppy {
+	return []emu.Floppy{{Drive: 0, Type: "48tpi"}, {Drive: 1, Type: "48tpi"}}
+}
+
+// hasDisk reports whether cfg has a SCSI device that is not a tape (a
+// type not registered counts as a disk: Validate refuses it). Floppies do
+// not count: a floppy added to the default machine keeps the default
+// system disk (the ROM tries floppy A first and boots it if it is a
+// system disk, the hard disk otherwise).
 func hasDisk(cfg emu.Config) bool {
-	if len(cfg.Floppies) > 0 {
-		return true
-	}
 	for _, d := range cfg.SCSI {
 		if k, ok := emu.SCSIKindOf(d.Type); !ok || k != scsidev.Tape {
 			return true
