@@ -203,5 +203,8 @@ func TestRunTapeJoinsTheDefaultDisk(t *testing.T) {
 	t.Cleanup(func() { fdFlags = [4]string{} })
 	cfg, err = runConfig(runCmd)
 	require.NoError(t, err)
-	assert.Equal(t, []scsidev.Spec{{ID: TapeID, Type: "mcd403", Images: []string{tape}}}, cfg.SCSI, "a floppy of the user's: no default disk")
+	assert.ElementsMatch(t, []scsidev.Spec{
+		{ID: TapeID, Type: "mcd403", Images: []string{tape}},
+		{ID: HD0ID, Type: "acb4000", Images: []string{disk}},
+	}, cfg.SCSI, "a floppy of the user's keeps the default disk")
 }

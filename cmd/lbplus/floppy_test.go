@@ -206,7 +206,7 @@ func TestRunBootsFloppy(t *testing.T) {
 	fdFlags[0] = p + ",ro"
 	cfg, err := runConfig(runCmd)
 	require.NoError(t, err)
-	require.Equal(t, []emu.Floppy{{Drive: 0, Image: p, ReadOnly: true}}, cfg.Floppies)
+	require.ElementsMatch(t, []emu.Floppy{{Drive: 0, Image: p, ReadOnly: true}, {Drive: 1, Type: "48tpi"}}, cfg.Floppies)
 	tr2 := &console.Transcript{}
 	cfg.ConsoleOut = tr2.Out
 	b, err := emu.New(cfg)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lbplus/lbplus/devices/fdimage"
 	"github.com/lbplus/lbplus/emu"
 	"github.com/lbplus/lbplus/emu/console"
 	"github.com/lbplus/lbplus/roms/monitor"
@@ -441,6 +442,11 @@ func runConfig(cmd *cobra.Command) (emu.Config, error) {
 				return cfg, err
 			}
 		}
+		for _, f := range cfg.Floppies {
+			if err := checkFloppy(f); err != nil {
+				return cfg, err
+			}
+		}
 		path, err := defaultSystemDisk(cmd.ErrOrStderr())
 		if err != nil {
 			return cfg, err
@@ -491,6 +497,20 @@ func loadStateFile(b *emu.Board, path string) error {
 	}
 	defer f.Close()
 	return b.LoadState(f, path)
+}
+
+// checkFloppy opens a floppy's image read-only and closes it: bad input
+// is refused, with the error the machine would give, before the default
+// system disk is made.
+func checkFloppy(f emu.Floppy) error {
+	if f.Image == "" {
+		return nil
+	}
+	im, err := fdimage.Open(f.Image, fdimage.Options{Format: f.Format, ReadOnly: true})
+	if err != nil {
+		return fmt.Errorf("floppy drive %d: %w", f.Drive, err)
+	}
+	return im.Close()
 }
 
 // defaultFloppies are the drives of a machine without a machine file: two

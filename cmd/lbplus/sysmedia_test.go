@@ -20,10 +20,10 @@ func TestCreateSystemMediaBoots(t *testing.T) {
 		floppy bool
 		banner string
 	}{
-		{"floppy amp1", []string{"floppy", "create", "--format", "amp1", "--system", "m.imd"}, true, "0 hard disk partition(s)"},
-		{"floppy amp2", []string{"floppy", "create", "--format", "amp2", "--system", "m.imd"}, true, "0 hard disk partition(s)"},
-		{"floppy amp3", []string{"floppy", "create", "--format", "amp3", "--system", "m.imd"}, true, "0 hard disk partition(s)"},
-		{"floppy amp4", []string{"floppy", "create", "--format", "amp4", "--system", "m.imd"}, true, "0 hard disk partition(s)"},
+		{"floppy amp1", []string{"floppy", "create", "--format", "amp1", "--system", "m.imd"}, true, "5 hard disk partition(s)"},
+		{"floppy amp2", []string{"floppy", "create", "--format", "amp2", "--system", "m.imd"}, true, "5 hard disk partition(s)"},
+		{"floppy amp3", []string{"floppy", "create", "--format", "amp3", "--system", "m.imd"}, true, "5 hard disk partition(s)"},
+		{"floppy amp4", []string{"floppy", "create", "--format", "amp4", "--system", "m.imd"}, true, "5 hard disk partition(s)"},
 		{"hard disk", []string{"disk", "create", "--system", "m.img"}, false, "5 hard disk partition(s)"},
 		{"hard disk, bursts", []string{"disk", "create", "--system", "--transfer", "burst", "m.img"}, false, "5 hard disk partition(s)"},
 	} {
