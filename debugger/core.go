@@ -440,8 +440,12 @@ func (d *Debugger) run(budget sched.Time) (*Stop, error) {
 		if now >= end {
 			break
 		}
-		if err := d.m.RunFor(end - now); err != nil {
+		if err := d.m.RunFor(min(end-now, haltCheck)); err != nil {
 			return nil, err
+		}
+		if r := d.m.Regs(); d.stop == nil && r.Halted && !r.IFF1 {
+			d.stop = &Stop{Why: "halt", T: d.m.Now(), PC: r.PC,
+				Text: "the CPU is halted with interrupts off (DI; HALT): only a reset or an NMI goes on"}
 		}
 	}
 	s := d.stop
@@ -449,6 +453,13 @@ func (d *Debugger) run(budget sched.Time) (*Stop, error) {
 	d.updateSlow()
 	return s, nil
 }
+
+// haltCheck is how often a run looks for a CPU halted with interrupts
+// off, which nothing but a reset or an NMI ends (BACKUP's end, a monitor
+// that gave up): the run stops there rather than spinning on HALT for the
+// rest of its time, which at full speed leaves the bus activity far
+// behind in the recording.
+const haltCheck = 10 * sched.Millisecond
 
 // ContinueLimit is how much simulated time `continue` without a duration
 // runs at most [A]: the boot ROM's floppy attempt on a board with no drive

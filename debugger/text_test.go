@@ -13,6 +13,7 @@ import (
 	"github.com/lbplus/lbplus/asm"
 	"github.com/lbplus/lbplus/emu"
 	"github.com/lbplus/lbplus/internal/golden"
+	"github.com/lbplus/lbplus/sched"
 	"github.com/lbplus/lbplus/scsi"
 )
 
@@ -274,4 +275,26 @@ work:   ret
 	assert.Equal(t, "ld a,(00003h)", lines[1].Text)
 	assert.Equal(t, "call work", lines[2].Text)
 	assert.Equal(t, "start", lines[0].Label)
+}
+
+// A run stops when the CPU halts with interrupts off (how BACKUP ends):
+// nothing but a reset or an NMI would go on, and a run at full speed
+// spinning on HALT would leave the bus activity far behind.
+func TestContinueStopsAtDIHalt(t *testing.T) {
+	const src = `
+        org 9000h
+        ld b,200
+loop:   djnz loop
+        di
+        halt
+`
+	b, prog := ramProgramBoard(t, src)
+	d := ForBoard(b, NewRecorder(1<<10))
+	d.Syms.AddResult(prog)
+	st, err := d.Continue(ContinueLimit)
+	require.NoError(t, err)
+	require.NotNil(t, st)
+	assert.Equal(t, "halt", st.Why)
+	assert.Less(t, st.T, 20*sched.Millisecond, "stopped soon after the HALT, not at the end of the run's time")
+	assert.Contains(t, st.Text, "DI; HALT")
 }
