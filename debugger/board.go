@@ -175,3 +175,12 @@ func Attach(d *Debugger, b *emu.Board, chip *ncr5380.Chip, bus *scsi.Bus) {
 type peekChip struct{ c *ncr5380.Chip }
 
 func (p peekChip) Read(reg int) uint8 { return p.c.Peek(reg) }
+
+// NewText is the text front-end of d on board b, writing to out: the
+// 5380's registers, the tape's repositions, the device panels and the
+// console's input come from the board. The caller adds ConsoleOut (what
+// the machine printed reaches each front end its own way) and Echo.
+func NewText(d *Debugger, b *emu.Board, out io.Writer) *Text {
+	return &Text{D: d, Out: out, Chip: b.NCR5380(), ConsoleIn: b.ConsoleInput,
+		Repositions: TapeRepositions(b), Panels: DevicePanels(b)}
+}

@@ -190,8 +190,8 @@ func benchDebugHook(w io.Writer) func(*emu.Board) {
 		if err := loadProgramSymbols(d.Syms, "backup"); err != nil {
 			fmt.Fprintln(w, "debugger:", err)
 		}
-		x := &debugger.Text{D: d, Out: w, Chip: b.NCR5380(), Echo: true, Repositions: debugger.TapeRepositions(b),
-			Panels: debugger.DevicePanels(b)}
+		x := debugger.NewText(d, b, w)
+		x.Echo = true
 		f, err := os.Open(path)
 		if err != nil {
 			fmt.Fprintln(w, "debugger: --debug-script:", err)
@@ -219,8 +219,7 @@ func menuDebug(b *emu.Board, args []string) string {
 				d.Syms.AddResult(r)
 			}
 		}
-		x = &debugger.Text{D: d, Chip: b.NCR5380(), Repositions: debugger.TapeRepositions(b),
-			Panels: debugger.DevicePanels(b)}
+		x = debugger.NewText(d, b, nil)
 		menuDebuggers[b] = x
 	}
 	var out bytes.Buffer
@@ -344,10 +343,8 @@ func debugBoard(flags, term *cobra.Command) (err error) {
 	}
 
 	if debugFlags.text || debugFlags.script != "" {
-		x := &debugger.Text{D: d, Out: term.OutOrStdout(), Chip: board.NCR5380(),
-			ConsoleIn:   board.ConsoleInput,
-			ConsoleOut:  func() []byte { p := out; out = nil; return p },
-			Repositions: debugger.TapeRepositions(board), Panels: debugger.DevicePanels(board)}
+		x := debugger.NewText(d, board, term.OutOrStdout())
+		x.ConsoleOut = func() []byte { p := out; out = nil; return p }
 		if debugFlags.script != "" {
 			f, err := os.Open(debugFlags.script)
 			if err != nil {
