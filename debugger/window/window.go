@@ -122,12 +122,20 @@ type Window struct {
 	mu      sync.Mutex
 	running bool          // the runner goroutine is running
 	runDone chan struct{} // closed when it has ended
+
+	// Redrawing only on change (Draw): dirty is set by input, by a
+	// running machine and by simulated time having moved since the last
+	// frame drawn (drawnAt), and cleared by drawing.
+	dirty   bool
+	drawnAt sched.Time
+	mouseX  int
+	mouseY  int
 }
 
 // New returns a paused window on d.
 func New(d *debugger.Debugger, opt Options) *Window {
 	return &Window{d: d, opt: opt, TL: debugger.NewTimeline(d.Machine().Now(), 200*sched.Microsecond),
-		Term: NewTerminal(80, 24), MemAddr: 0x8000}
+		Term: NewTerminal(80, 24), MemAddr: 0x8000, dirty: true}
 }
 
 // Console takes the machine's terminal output (the board's ConsoleOut).
@@ -151,6 +159,9 @@ func Run(w *Window) error {
 		title = "lbplus debugger"
 	}
 	ebiten.SetWindowTitle(title)
+	// A paused window draws nothing new until something changes (Draw):
+	// the screen keeps its last frame.
+	ebiten.SetScreenClearedEveryFrame(false)
 	err := ebiten.RunGame(w)
 	w.Pause()
 	if err == ebiten.Termination {
@@ -167,9 +178,36 @@ func (w *Window) Update() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.frames++
+	if w.inputSeen() {
+		w.dirty = true
+	}
 	w.input()
 	w.Tick()
+	if w.speed != Paused || w.d.Machine().Now() != w.drawnAt {
+		w.dirty = true
+	}
 	return w.quit
+}
+
+// inputSeen reports whether the user did anything this frame: a key, a
+// character, a mouse button, the wheel or the pointer moving.
+func (w *Window) inputSeen() bool {
+	x, y := ebiten.CursorPosition()
+	moved := x != w.mouseX || y != w.mouseY
+	w.mouseX, w.mouseY = x, y
+	if moved || len(inpututil.AppendJustPressedKeys(nil)) > 0 || len(inpututil.AppendJustReleasedKeys(nil)) > 0 ||
+		len(ebiten.AppendInputChars(nil)) > 0 {
+		return true
+	}
+	if dx, dy := ebiten.Wheel(); dx != 0 || dy != 0 {
+		return true
+	}
+	for b := ebiten.MouseButton0; b <= ebiten.MouseButtonMax; b++ {
+		if inpututil.IsMouseButtonJustPressed(b) || inpututil.IsMouseButtonJustReleased(b) {
+			return true
+		}
+	}
+	return false
 }
 
 // Tick runs the machine for one frame at the current speed; at maximum
@@ -510,8 +548,18 @@ func (w *Window) SetCursor(b bool, t sched.Time, snap bool) {
 }
 
 // Draw renders the window.
+// Unless something changed since the last frame drawn (Update's dirty),
+// it draws nothing: the screen keeps that frame, and a paused window
+// costs next to no CPU.
 func (w *Window) Draw(screen *ebiten.Image) {
+	if !w.dirty && w.img != nil {
+		return
+	}
 	screen.DrawImage(w.Render(), nil)
+	w.dirty = false
+	w.mu.Lock()
+	w.drawnAt = w.d.Machine().Now()
+	w.mu.Unlock()
 }
 
 // Render draws every panel onto the window's image and returns it: the

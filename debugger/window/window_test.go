@@ -36,6 +36,7 @@ import (
 	"github.com/lbplus/lbplus/devices/mcd403"
 	"github.com/lbplus/lbplus/emu"
 	"github.com/lbplus/lbplus/internal/golden"
+	"github.com/lbplus/lbplus/internal/hostcpu"
 	"github.com/lbplus/lbplus/roms/backup"
 	"github.com/lbplus/lbplus/roms/cpm"
 	"github.com/lbplus/lbplus/roms/cpmbios"
@@ -857,4 +858,55 @@ func TestWindowTStep(t *testing.T) {
 			t.Errorf("panel %s: %d of %d pixels differ; %s", name, bad, n, saveDiff(t, want, got))
 		}
 	}
+}
+
+// BenchmarkPausedWindow is the goal "a paused window uses little CPU":
+// one op is one frame of ebiten's loop on a paused window nobody touches
+// (Update, then Draw onto the screen), which draws nothing new. It reports
+// the share of a core that 60 such frames a second take ("core-%", from
+// the process's CPU time), against which BenchmarkRender is what every
+// frame cost when each one was drawn.
+func BenchmarkPausedWindow(b *testing.B) {
+	t := &testing.T{}
+	w, _ := newWindow(t)
+	onGame(func() {
+		screen := ebiten.NewImage(Width, Height)
+		w.Update()
+		w.Draw(screen) // the first frame is drawn
+		b.ResetTimer()
+		c0 := hostcpu.Process()
+		for i := 0; i < b.N; i++ {
+			if err := w.Update(); err != nil {
+				b.Fatal(err)
+			}
+			w.Draw(screen)
+		}
+		perFrame := (hostcpu.Process() - c0) / float64(b.N)
+		b.ReportMetric(perFrame*60*100, "core-%")
+	})
+}
+
+// A paused window draws a frame only when something changed: the first
+// frame, then none until the machine moves (a step) or its speed changes.
+func TestPausedWindowDrawsOnChange(t *testing.T) {
+	w, _ := newWindow(t)
+	onGame(func() {
+		screen := ebiten.NewImage(Width, Height)
+		w.Update()
+		assert.True(t, w.dirty, "the first frame")
+		w.Draw(screen)
+		for i := 0; i < 5; i++ {
+			w.Update()
+			assert.False(t, w.dirty, "nothing changed: no frame")
+		}
+		w.Locked(func() {
+			_, err := w.d.StepInstruction()
+			require.NoError(t, err)
+		})
+		w.Update()
+		assert.True(t, w.dirty, "a step moved the machine")
+		w.Draw(screen)
+		w.Update()
+		assert.False(t, w.dirty)
+	})
 }
