@@ -128,8 +128,12 @@ type Window struct {
 	// frame drawn (drawnAt), and cleared by drawing.
 	dirty   bool
 	drawnAt sched.Time
-	mouseX  int
-	mouseY  int
+	// rate is the simulated time the machine achieved per second of the
+	// game loop, smoothed (rateAt: simulated time at the last Update).
+	rate   float64
+	rateAt sched.Time
+	mouseX int
+	mouseY int
 }
 
 // New returns a paused window on d.
@@ -183,10 +187,46 @@ func (w *Window) Update() error {
 	}
 	w.input()
 	w.Tick()
+	w.measureRate()
 	if w.speed != Paused || w.d.Machine().Now() != w.drawnAt {
 		w.dirty = true
 	}
 	return w.quit
+}
+
+// measureRate follows how fast the machine actually runs: the simulated
+// time a frame advanced, times the frames ebiten actually runs a second
+// (real time asks for 1/60 s a frame at 60 frames a second; a slow host
+// or display gives fewer), smoothed over about a second. It reads no
+// clock: ebiten counts the frames.
+func (w *Window) measureRate() {
+	now := w.d.Machine().Now()
+	d := now - w.rateAt
+	w.rateAt = now
+	tps := ebiten.ActualTPS()
+	if w.speed == Paused || tps <= 0 {
+		w.rate = 0
+		return
+	}
+	r := float64(d) / float64(sched.Second) * tps
+	if w.rate == 0 {
+		w.rate = r
+	}
+	w.rate += (r - w.rate) / 30
+}
+
+// speedText is the top bar's speed: PAUSED, or the speed asked with the
+// rate achieved (REAL TIME 32% on a host that cannot keep up).
+func (w *Window) speedText() string {
+	s := strings.ToUpper(w.speed.String())
+	switch {
+	case w.rate <= 0:
+	case w.speed == Realtime:
+		s += fmt.Sprintf(" %.0f%%", w.rate*100)
+	case w.speed == Max:
+		s += fmt.Sprintf(" %.1fx", w.rate)
+	}
+	return s
 }
 
 // inputSeen reports whether the user did anything this frame: a key, a
@@ -679,7 +719,7 @@ func (w *Window) drawTop(c *canvas) {
 	if w.ConsoleFocus {
 		focus = "  [keyboard -> console, Tab to leave]"
 	}
-	s := fmt.Sprintf("%-9s  %s  T=%d%s", strings.ToUpper(w.speed.String()), debugger.FormatTime(m.Now()), m.Now()/sched.TState, focus)
+	s := fmt.Sprintf("%-9s  %s  T=%d%s", w.speedText(), debugger.FormatTime(m.Now()), m.Now()/sched.TState, focus)
 	print(c, 8, 4, s, colText)
 	print(c, 520, 4, "F5 run/pause  F10 over  F11 into  S-F11 out  C-F11 T-state  F9 break  F6 phase  F7 cmd  F8 byte  S-F7 fdc cmd  S-F8 index  F2 speed  F3/F4 save/load  Tab console", colDim)
 }

@@ -910,3 +910,25 @@ func TestPausedWindowDrawsOnChange(t *testing.T) {
 		assert.False(t, w.dirty)
 	})
 }
+
+// The top bar says the speed asked and the rate achieved: a host that
+// keeps only a third of real time shows it, where the bar once said REAL
+// TIME whatever it got.
+func TestSpeedShowsRateAchieved(t *testing.T) {
+	w, _ := newWindow(t)
+	for _, tc := range []struct {
+		speed Speed
+		rate  float64
+		want  string
+	}{
+		{Paused, 0, "PAUSED"},
+		{Realtime, 0.32, "REAL TIME 32%"},
+		{Realtime, 1, "REAL TIME 100%"},
+		{Max, 25.04, "MAXIMUM 25.0x"},
+		{Realtime, 0, "REAL TIME"}, // not measured yet
+	} {
+		w.speed, w.rate = tc.speed, tc.rate
+		assert.Equal(t, tc.want, w.speedText())
+	}
+	w.speed = Paused
+}
