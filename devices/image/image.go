@@ -128,12 +128,8 @@ func Create(path string, meta Meta, fill byte) error {
 	if bs <= 0 || n <= 0 {
 		return fmt.Errorf("%s: bad layout %d blocks of %d bytes", path, n, bs)
 	}
-	for _, p := range []string{path, SidecarPath(path)} {
-		if _, err := os.Lstat(p); err == nil {
-			return fmt.Errorf("%s: already exists (remove it first to make a new image)", p)
-		} else if !errors.Is(err, os.ErrNotExist) {
-			return err
-		}
+	if err := refuseExisting(path); err != nil {
+		return err
 	}
 	f, err := createTemp(path)
 	if err != nil {
@@ -172,6 +168,19 @@ func Create(path string, meta Meta, fill byte) error {
 	return syncDir(path)
 }
 
+// refuseExisting: a new image never replaces a file, its own or its
+// sidecar.
+func refuseExisting(path string) error {
+	for _, p := range []string{path, SidecarPath(path)} {
+		if _, err := os.Lstat(p); err == nil {
+			return fmt.Errorf("%s: already exists (remove it first to make a new image)", p)
+		} else if !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
+}
+
 // CreateRaw makes a new raw image at path (no sidecar) of size bytes of
 // zeros, sparse where the file system allows: the blank drive of a model
 // that keeps nothing beside its blocks. size must be a whole, non-zero
@@ -182,12 +191,8 @@ func CreateRaw(path string, blockSize int, size int64) error {
 	if blockSize <= 0 || size <= 0 || size%int64(blockSize) != 0 {
 		return fmt.Errorf("%s: size %d bytes is not a whole, non-zero number of %d-byte blocks", path, size, blockSize)
 	}
-	for _, p := range []string{path, SidecarPath(path)} {
-		if _, err := os.Lstat(p); err == nil {
-			return fmt.Errorf("%s: already exists (remove it first to make a new image)", p)
-		} else if !errors.Is(err, os.ErrNotExist) {
-			return err
-		}
+	if err := refuseExisting(path); err != nil {
+		return err
 	}
 	f, err := createTemp(path)
 	if err != nil {
