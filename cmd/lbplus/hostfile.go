@@ -6,7 +6,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
+
+	"github.com/lbplus/lbplus/internal/durable"
 )
 
 // writeHostFile writes a file on the host durably: write fills a unique
@@ -22,28 +23,5 @@ func writeHostFile(path string, replace bool, write func(io.Writer) error) error
 			return err
 		}
 	}
-	// A unique temporary beside path: a fixed PATH.tmp could be a file of
-	// the user's.
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	err = write(f)
-	if err == nil {
-		err = f.Chmod(0o644)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-	}
-	return err
+	return durable.WriteFile(path, write)
 }

@@ -12,6 +12,7 @@ import (
 	"syscall"
 
 	"github.com/lbplus/lbplus/devices/image"
+	"github.com/lbplus/lbplus/internal/durable"
 )
 
 // Kind is the file format of an image.
@@ -500,26 +501,7 @@ func write(path string, f Format, d *Disk, header string) error {
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return fmt.Errorf("%s: folder %s does not exist", path, dir)
 	}
-	fh, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	tmp := fh.Name()
-	_, err = fh.Write(data)
-	if err == nil {
-		err = fh.Chmod(0o644)
-	}
-	if err == nil {
-		err = fh.Sync()
-	}
-	if cerr := fh.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
+	if err := durable.WriteFile(path, func(w io.Writer) error { _, err := w.Write(data); return err }); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return syncDir(path)
