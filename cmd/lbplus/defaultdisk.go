@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/lbplus/lbplus/cpmfs"
 	"github.com/lbplus/lbplus/devices/acb4000"
 	"github.com/lbplus/lbplus/roms/cpmbios"
 	"github.com/lbplus/lbplus/roms/cpmtape"
@@ -112,6 +113,34 @@ directory; delete it to start again from a fresh one.
 // defaultPrograms are our CP/M programs (roms/cpmutil) on the default A:.
 var defaultPrograms = []string{"SUBMIT", "DUMP", "COPY", "STAT", "FORMAT", "EDIT"}
 
+// putPrograms puts our CP/M programs on a file system, user 0: the ones of
+// the default system disk's A:, which every system disk lbplus makes
+// carries (disk create --system, floppy create --system).
+func putPrograms(fs *cpmfs.FS) error {
+	for _, name := range defaultPrograms {
+		com, err := cpmutil.Program(name)
+		if err == nil {
+			err = fs.Write(0, name+".COM", com)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	for _, p := range []struct {
+		name string
+		get  func() ([]byte, error)
+	}{{"BACKUP.COM", cpmtape.Backup}, {"RESTORE.COM", cpmtape.Restore}} {
+		b, err := p.get()
+		if err == nil {
+			err = fs.Write(0, p.name, b)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // putDefaultFiles puts the default system disk's files on A:.
 func putDefaultFiles(path string) error {
 	f, err := openHDImage(path)
@@ -122,26 +151,8 @@ func putDefaultFiles(path string) error {
 	if err == nil {
 		err = fs.Write(0, "README.TXT", []byte(strings.ReplaceAll(readme, "\n", "\r\n")+"\x1a"))
 	}
-	for _, name := range defaultPrograms {
-		if err != nil {
-			break
-		}
-		var com []byte
-		if com, err = cpmutil.Program(name); err == nil {
-			err = fs.Write(0, name+".COM", com)
-		}
-	}
-	for _, p := range []struct {
-		name string
-		get  func() ([]byte, error)
-	}{{"BACKUP.COM", cpmtape.Backup}, {"RESTORE.COM", cpmtape.Restore}} {
-		var b []byte
-		if err == nil {
-			b, err = p.get()
-		}
-		if err == nil {
-			err = fs.Write(0, p.name, b)
-		}
+	if err == nil {
+		err = putPrograms(fs)
 	}
 	if err != nil {
 		f.Close()

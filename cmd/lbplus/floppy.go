@@ -167,6 +167,12 @@ func floppyCreate(w io.Writer, path, format string, interleave int, now time.Tim
 	if err := fdimage.Create(path, f, d, header); err != nil {
 		return err
 	}
+	if fdSystem.on {
+		if err := putFloppyPrograms(path, f); err != nil {
+			os.Remove(path) // a system disk without its programs is not what was asked
+			return err
+		}
+	}
 	fmt.Fprintf(w, "%s: %s image, %s\n", path, fdimage.KindOf(path), f)
 	return nil
 }

@@ -212,7 +212,45 @@ func diskCreateSystem(w io.Writer, path string, unformatted bool, s systemFlags)
 	if err != nil {
 		return err
 	}
+	if err := putHDPrograms(path); err != nil {
+		return err
+	}
 	return systemInfo(w, path, cfg, s.ccpBDOS)
+}
+
+// putHDPrograms puts our CP/M programs on partition 0 (A:) of a hard-disk
+// image, as on the default system disk.
+func putHDPrograms(path string) error {
+	f, err := openHDImage(path)
+	if err != nil {
+		return err
+	}
+	fs, err := cpmbios.PartitionFS(f, 0)
+	if err == nil {
+		err = putPrograms(fs)
+	}
+	if err != nil {
+		f.Close()
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return f.Close()
+}
+
+// putFloppyPrograms puts our CP/M programs on a system floppy just made.
+func putFloppyPrograms(path string, f fdimage.Format) error {
+	im, err := fdimage.Open(path, fdimage.Options{Format: f.Name})
+	if err != nil {
+		return err
+	}
+	fs, err := cpmbios.FloppyFS(im)
+	if err == nil {
+		err = putPrograms(fs)
+	}
+	if err != nil {
+		im.Close()
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return im.Close()
 }
 
 // fdSystem is floppy create's --system options.

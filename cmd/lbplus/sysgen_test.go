@@ -78,7 +78,7 @@ func TestSysgenOtherCCPBDOS(t *testing.T) {
 	fdSystem = systemFlags{}
 	runScriptWith(t, func() { fdFlags[0] = fd }, []string{"OTHER CCP\r\n"}, nil)
 	require.NoError(t, sysgenFloppy(&out, fd, "", ""))
-	runScriptWith(t, func() { fdFlags[0] = fd }, []string{"A>", "NO FILE\r\nA>"}, []string{"DIR\r"})
+	runScriptWith(t, func() { fdFlags[0] = fd }, []string{"A>", "EDIT     COM"}, []string{"DIR\r"})
 	require.NoError(t, sysgenFloppy(&out, fd, other, ""))
 	assert.Contains(t, out.String(), "CP/M 2.2 system tracks written (CCP+BDOS from "+other)
 	runScriptWith(t, func() { fdFlags[0] = fd }, []string{"OTHER CCP\r\n"}, nil)

@@ -39,7 +39,7 @@ func TestCreateSystemMediaBoots(t *testing.T) {
 				} else {
 					runFlags.hd0 = img
 				}
-			}, []string{"A>", "NO FILE\r\nA>", "A>", "A: X        COM\r\nA>"},
+			}, []string{"A>", "RESTORE  COM\r\nA>", "A>", "X        COM\r\nA>"},
 				[]string{"DIR\r", "SAVE 1 X.COM\r", "DIR\r"})
 			assert.Contains(t, got, "lbplus CP/M 2.2 BIOS")
 			assert.Contains(t, got, tc.banner)
