@@ -286,7 +286,18 @@ var csbBits = [...]struct {
 	bit  uint8
 }{{scsi.DBP, CSBDBP}, {scsi.SEL, CSBSEL}, {scsi.IO, CSBIO}, {scsi.CD, CSBCD}, {scsi.MSG, CSBMSG}, {scsi.REQ, CSBREQ}, {scsi.BSY, CSBBSY}, {scsi.RST, CSBRST}}
 
-func csb(l scsi.Line) uint8 {
+func csb(l scsi.Line) uint8 { return csbTable[l&(scsi.DBP<<1-1)] }
+
+// csbTable is csbOf for every combination of the lines up to DBP: a
+// program's REQ poll reads register 4 several times a byte.
+var csbTable = func() (t [scsi.DBP << 1]uint8) {
+	for l := range t {
+		t[l] = csbOf(scsi.Line(l))
+	}
+	return t
+}()
+
+func csbOf(l scsi.Line) uint8 {
 	var v uint8
 	for _, m := range csbBits {
 		if l&m.line != 0 {
