@@ -210,6 +210,12 @@ func New(s *sched.Scheduler, bus *scsi.Bus, name string) *Chip {
 	c.evTxAckOff.Init(name+" DMA send ACK off", c.txAckOff)
 	s.Own(&c.evDRQ, &c.evArb, &c.evLatch, &c.evRxAck, &c.evTxAck, &c.evRxAckOff, &c.evTxAckOff)
 	c.port = bus.Attach(name, c.onChange)
+	// The chip reacts to RST, BSY, SEL and REQ edges and levels and to
+	// the phase lines (phase match, the data bus enable); the data byte
+	// it only reads when SEL rises, ACK and ATN only when a register is
+	// read. It evaluates itself after each of its own steps (register
+	// writes, its events), so only these changes need to reach it.
+	c.port.Listen(scsi.RST | scsi.BSY | scsi.SEL | scsi.REQ | scsi.PhaseMask)
 	c.prev = bus.Lines()
 	return c
 }
