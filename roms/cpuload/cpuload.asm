@@ -14,6 +14,13 @@
 ; switched out); data, stack and count are in RAM above 8000h.
 ; No I/O: the devices stay idle.
 
+; W is given by the harness (-D W=1 or 2); 1 when the source is assembled
+; on its own ("IF DEFINED", as fdbench.asm: pasmo takes IFNDEF for macros).
+        if defined W
+        else
+W       equ     1
+        endif
+
 COUNT   equ     0F000h
 DATA    equ     9000h
 
