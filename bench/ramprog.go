@@ -55,7 +55,7 @@ func LoadRAMProgram(name string, prog *asm.Result, cfg emu.Config, needs ...stri
 	// whichever check of Finished comes next: a pause or a save state in
 	// between moves the checks, and the end (T-states, board time, trace
 	// hash) must not move with them.
-	b.ObserveMemoryRange(r.state, r.state, func(_ uint64, _ uint16, v uint8, kind emu.MemAccess) {
+	b.ObserveMemoryWrites(r.state, r.state, func(_ uint64, _ uint16, v uint8, kind emu.MemAccess) {
 		if kind == emu.MemWrite && (v == r.done || v == r.fail) {
 			b.Stop()
 		}

@@ -296,8 +296,12 @@ func (b *Board) mapMemory() {
 			o := p * 256 % len(b.rom) // a small ROM repeats through the window
 			b.rpage[p] = (*[256]byte)(b.rom[o : o+256])
 		}
-		if b.obs.memWatched(p) { // every access to the page through Fetch/Read/Write
-			b.rpage[p], b.wpage[p] = nil, nil
+		// Every watched access to the page through Fetch/Read/Write.
+		if r, w := b.obs.memWatched(p); r || w {
+			if r {
+				b.rpage[p] = nil
+			}
+			b.wpage[p] = nil
 		}
 	}
 	if b.cpu != nil {

@@ -35,17 +35,22 @@ type ioObserver struct {
 
 type memObserver struct {
 	lo, hi uint16
+	// writes: the observer sees writes only, so the pages it watches keep
+	// their fast path for fetches and reads.
+	writes bool
 	fn     func(t uint64, addr uint16, v uint8, kind MemAccess)
 }
 
-// memWatched reports whether a memory observer watches an address of page p.
-func (o *observers) memWatched(p int) bool {
+// memWatched reports whether a memory observer watches an address of page
+// p: for fetches and reads (r), for writes (w).
+func (o *observers) memWatched(p int) (r, w bool) {
 	for _, x := range o.mem.List() {
 		if int(x.lo)>>8 <= p && p <= int(x.hi)>>8 {
-			return true
+			w = true
+			r = r || !x.writes
 		}
 	}
-	return false
+	return r, w
 }
 
 // ObserveIO adds fn to the I/O observers: every IN and OUT after the device
@@ -92,12 +97,20 @@ func (b *Board) ObserveMemory(fn func(t uint64, addr uint16, v uint8, kind MemAc
 // ObserveMemoryRange is ObserveMemory for the addresses lo-hi only (a
 // watchpoint): only the 256-byte pages they touch leave the fast path.
 func (b *Board) ObserveMemoryRange(lo, hi uint16, fn func(t uint64, addr uint16, v uint8, kind MemAccess)) (remove func()) {
-	return b.obs.mem.Add(memObserver{lo, hi, fn}, b.mapMemory)
+	return b.obs.mem.Add(memObserver{lo: lo, hi: hi, fn: fn}, b.mapMemory)
+}
+
+// ObserveMemoryWrites is ObserveMemoryRange for the writes to lo-hi only
+// (kind is always MemWrite): fetches and reads in its pages keep the fast
+// path, and only the writes there reach the board. A harness waiting for a
+// program to store its result costs the program nearly nothing.
+func (b *Board) ObserveMemoryWrites(lo, hi uint16, fn func(t uint64, addr uint16, v uint8, kind MemAccess)) (remove func()) {
+	return b.obs.mem.Add(memObserver{lo: lo, hi: hi, writes: true, fn: fn}, b.mapMemory)
 }
 
 func (b *Board) notifyMem(t uint64, addr uint16, v uint8, kind MemAccess) {
 	for _, o := range b.obs.mem.List() {
-		if addr >= o.lo && addr <= o.hi {
+		if addr >= o.lo && addr <= o.hi && (kind == MemWrite || !o.writes) {
 			o.fn(t, addr, v, kind)
 		}
 	}

@@ -73,3 +73,44 @@ func TestStateRefusedInsideARun(t *testing.T) {
 	require.NoError(t, err, "between runs")
 	assert.Equal(t, emu.StateVersion, st.Version)
 }
+
+// A write observer sees exactly the writes a full observer of the same
+// range sees, at the same T-states, and nothing else; the run with it is
+// the run without it.
+func TestObserveMemoryWrites(t *testing.T) {
+	const end = 300 * sched.Millisecond
+	plain, _ := newMonitorBoard(t)
+	require.NoError(t, plain.RunFor(end))
+
+	type write struct {
+		t    uint64
+		addr uint16
+		v    uint8
+	}
+	var all, only []write
+	full, _ := newMonitorBoard(t)
+	full.ObserveMemoryRange(0x0000, 0xFFFF, func(tt uint64, addr uint16, v uint8, kind emu.MemAccess) {
+		if kind == emu.MemWrite {
+			all = append(all, write{tt, addr, v})
+		}
+	})
+	require.NoError(t, full.RunFor(end))
+
+	b, _ := newMonitorBoard(t)
+	kinds := map[emu.MemAccess]int{}
+	remove := b.ObserveMemoryWrites(0x0000, 0xFFFF, func(tt uint64, addr uint16, v uint8, kind emu.MemAccess) {
+		kinds[kind]++
+		only = append(only, write{tt, addr, v})
+	})
+	require.NoError(t, b.RunFor(end))
+	require.NotEmpty(t, all, "the monitor writes its stack and variables")
+	assert.Equal(t, all, only)
+	assert.Equal(t, map[emu.MemAccess]int{emu.MemWrite: len(all)}, kinds)
+	assert.Equal(t, plain.TraceHash(), b.TraceHash())
+	assert.Equal(t, plain.CPU().T(), b.CPU().T())
+	remove()
+	n := len(only)
+	require.NoError(t, b.RunFor(end))
+	assert.Len(t, only, n, "removed: no more calls")
+	assert.Equal(t, plain.RAM(0xFF00), b.RAM(0xFF00))
+}

@@ -210,6 +210,12 @@ func New(s *sched.Scheduler, bus *scsi.Bus, name string) *Chip {
 	c.evTxAckOff.Init(name+" DMA send ACK off", c.txAckOff)
 	s.Own(&c.evDRQ, &c.evArb, &c.evLatch, &c.evRxAck, &c.evTxAck, &c.evRxAckOff, &c.evTxAckOff)
 	c.port = bus.Attach(name, c.onChange)
+	// The chip reacts to RST, BSY, SEL and REQ edges and levels and to
+	// the phase lines (phase match, the data bus enable); the data byte
+	// it only reads when SEL rises, ACK and ATN only when a register is
+	// read. It evaluates itself after each of its own steps (register
+	// writes, its events), so only these changes need to reach it.
+	c.port.Listen(scsi.RST | scsi.BSY | scsi.SEL | scsi.REQ | scsi.PhaseMask)
 	c.prev = bus.Lines()
 	return c
 }
@@ -286,7 +292,18 @@ var csbBits = [...]struct {
 	bit  uint8
 }{{scsi.DBP, CSBDBP}, {scsi.SEL, CSBSEL}, {scsi.IO, CSBIO}, {scsi.CD, CSBCD}, {scsi.MSG, CSBMSG}, {scsi.REQ, CSBREQ}, {scsi.BSY, CSBBSY}, {scsi.RST, CSBRST}}
 
-func csb(l scsi.Line) uint8 {
+func csb(l scsi.Line) uint8 { return csbTable[l&(scsi.DBP<<1-1)] }
+
+// csbTable is csbOf for every combination of the lines up to DBP: a
+// program's REQ poll reads register 4 several times a byte.
+var csbTable = func() (t [scsi.DBP << 1]uint8) {
+	for l := range t {
+		t[l] = csbOf(scsi.Line(l))
+	}
+	return t
+}()
+
+func csbOf(l scsi.Line) uint8 {
 	var v uint8
 	for _, m := range csbBits {
 		if l&m.line != 0 {

@@ -323,6 +323,22 @@ func (s *Scheduler) remove(i int) {
 	}
 }
 
+// popMin takes the earliest event out of the queue: remove(0) without
+// the sift up a root never needs (one per event the board runs).
+func (s *Scheduler) popMin() *Event {
+	h := s.events
+	n := len(h) - 1
+	e := h[0]
+	e.pos = 0
+	h[0] = h[n]
+	h[n] = nil
+	s.events = h[:n]
+	if n > 0 {
+		s.down(0)
+	}
+	return e
+}
+
 // Next returns the time of the earliest pending event, or MaxTime.
 func (s *Scheduler) Next() Time {
 	if len(s.events) == 0 {
@@ -340,8 +356,7 @@ func (s *Scheduler) Pending() int { return len(s.events) }
 // scheduler already reached).
 func (s *Scheduler) Advance(t Time) {
 	for len(s.events) > 0 && s.events[0].at <= t {
-		e := s.events[0]
-		s.remove(0)
+		e := s.popMin()
 		if e.at > s.now {
 			s.now = e.at
 		}

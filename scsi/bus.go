@@ -151,7 +151,7 @@ func (b *Bus) Sched() *sched.Scheduler { return b.s }
 // change made by another port; the device reads Lines/Data and schedules its
 // reaction.
 func (b *Bus) Attach(name string, onChange func(now sched.Time)) *Port {
-	p := &Port{bus: b, name: name, onChange: onChange}
+	p := &Port{bus: b, name: name, onChange: onChange, listen: ^Line(0)}
 	b.ports = append(b.ports, p)
 	return p
 }
@@ -227,7 +227,7 @@ func (b *Bus) update(from *Port) {
 		}
 	}
 	for _, p := range b.ports {
-		if p != from && p.onChange != nil {
+		if p != from && p.onChange != nil && changed&p.listen != 0 {
 			p.onChange(now)
 		}
 	}
@@ -241,7 +241,16 @@ type Port struct {
 	lines    Line
 	data     uint8
 	driving  bool
+	// listen is the changes onChange is told of (Listen).
+	listen Line
 }
+
+// Listen narrows the changes the port's onChange is told of to those of
+// the lines in mask (with DataLines: of the data byte); Attach starts with
+// every change. It is for a level-sensitive device whose reaction, in its
+// present state, depends on those lines alone: it is not called for a
+// change that could not make it act. Observers still see every change.
+func (p *Port) Listen(mask Line) { p.listen = mask }
 
 // Name returns the name given at Attach.
 func (p *Port) Name() string { return p.name }

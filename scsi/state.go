@@ -96,6 +96,7 @@ func (t *Target) SetState(st TargetState) error {
 		t.x = &t.xbuf
 	}
 	t.state, t.xs, t.ev = tstate(st.Conn), xstate(st.Step), ev
+	t.port.Listen(listenIn[t.state])
 	t.lastAckOff, t.inReset, t.acting = st.LastAckOff, st.InReset, false
 	t.identified, t.lun, t.msgBytes, t.Stats = st.Identified, st.LUN, st.MsgBytes, st.Stats
 	t.cdb = append([]byte(nil), st.CDB...)

@@ -154,6 +154,7 @@ func NewTarget(bus *Bus, id int, name string, dev Device, timing Timing) *Target
 	t := &Target{bus: bus, s: bus.Sched(), id: id, name: name, dev: dev, timing: timing}
 	t.cont, _ = dev.(Continuer)
 	t.port = bus.Attach(name, t.onChange)
+	t.port.Listen(listenIn[stIdle])
 	for p := range t.evPhase {
 		t.evPhase[p].Init(name+" "+Phase(p).String(), t.stepPhase)
 	}
@@ -375,13 +376,13 @@ func (t *Target) poll(now sched.Time) {
 	switch t.state {
 	case stIdle:
 		if t.selectedBy(lines) {
-			t.state = stSelecting
+			t.setState(stSelecting)
 			t.ev = &t.evRespond
 			t.s.ScheduleAfter(t.ev, t.timing.SelectResponse)
 		}
 	case stSelected:
 		if lines&SEL == 0 {
-			t.state = stConnected
+			t.setState(stConnected)
 			t.ev = &t.evAfterSel
 			t.s.ScheduleAfter(t.ev, t.timing.SelectToPhase)
 		}
@@ -404,6 +405,23 @@ func (t *Target) poll(now sched.Time) {
 	}
 }
 
+// listenIn is what the engine reacts to in each connection state (poll,
+// and RST in onChange): idle, a selection (SEL, BSY, the IDs on the data
+// lines); selected, SEL released; connected, ACK. Every step that changes
+// the state or the byte step looks at the bus itself (act), so a change
+// of another line finds nothing to do and is not reported (Port.Listen).
+var listenIn = [...]Line{
+	stIdle:      RST | SEL | BSY | DataLines,
+	stSelecting: RST,
+	stSelected:  RST | SEL,
+	stConnected: RST | ACK,
+}
+
+func (t *Target) setState(s tstate) {
+	t.state = s
+	t.port.Listen(listenIn[s])
+}
+
 func (t *Target) selectedBy(lines Line) bool {
 	if lines&(SEL|BSY) != SEL {
 		return false
@@ -415,11 +433,11 @@ func (t *Target) selectedBy(lines Line) bool {
 func (t *Target) respond(now sched.Time) {
 	t.ev = nil
 	if !t.selectedBy(t.bus.Lines()) {
-		t.state = stIdle // the initiator gave up
+		t.setState(stIdle) // the initiator gave up
 		return
 	}
 	t.Stats.Selections++
-	t.state = stSelected
+	t.setState(stSelected)
 	t.identified, t.lun, t.cdb, t.msgBytes = false, 0, nil, 0
 	t.lastAckOff = noAck
 	t.act(now, func() { t.port.Drive(BSY, BSY) })
@@ -504,7 +522,7 @@ func (t *Target) finish(now sched.Time) {
 // selection may already be waiting.
 func (t *Target) disconnect() {
 	t.act(t.s.Now(), func() {
-		t.state = stIdle
+		t.setState(stIdle)
 		t.x, t.xs = nil, xNone
 		t.port.Release()
 	})
@@ -515,7 +533,7 @@ func (t *Target) reset() {
 	t.s.Cancel(t.ev)
 	t.ev = nil
 	t.x, t.xs = nil, xNone
-	t.state = stIdle
+	t.setState(stIdle)
 	t.identified, t.cdb = false, nil
 	t.port.Release()
 	t.dev.Reset()
