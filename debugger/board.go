@@ -3,7 +3,6 @@ package debugger
 import (
 	"io"
 
-	"github.com/lbplus/lbplus/devices/floppy"
 	"github.com/lbplus/lbplus/emu"
 	"github.com/lbplus/lbplus/ncr5380"
 	"github.com/lbplus/lbplus/sched"
@@ -136,33 +135,25 @@ func Attach(d *Debugger, b *emu.Board, chip *ncr5380.Chip, bus *scsi.Bus) {
 		req, _ := dart.IntState()
 		rec.Set(s.Now(), DARTINT, req)
 	}
-	b.FDC().Observe(func(now sched.Time, _ string, sig floppy.Signal, v int) {
-		switch sig {
-		case floppy.DRQ:
+	b.ObserveFloppy(func(now sched.Time, drive int, sig emu.FloppySignal, v int) {
+		switch {
+		case drive < 0 && sig == emu.FloppyDRQ:
 			rec.Set(now, FDRQ, v != 0)
-		case floppy.INTRQ:
+		case drive < 0 && sig == emu.FloppyINTRQ:
 			rec.Set(now, INTRQ, v != 0)
-		case floppy.Command: // written by the CPU (the chip takes it 24 us later)
+		case drive < 0 && sig == emu.FloppyCommand: // written by the CPU (the chip takes it 24 us later)
 			d.floppyCommand(now)
+		case drive >= 0 && sig == emu.FloppyIndex:
+			rec.Set(now, INDEX, v != 0)
+			if v != 0 {
+				d.indexPulse(now, drive)
+			}
+		case drive >= 0 && sig == emu.FloppyStep:
+			// A step is a pulse: recorded as an edge up and down.
+			rec.Set(now, STEP, true)
+			rec.Set(now, STEP, false)
 		}
 	})
-	for n := 0; n < 4; n++ {
-		if drv := b.FloppyDrive(n); drv != nil {
-			drv.Observe(func(now sched.Time, _ string, sig floppy.Signal, v int) {
-				switch sig {
-				case floppy.Index:
-					rec.Set(now, INDEX, v != 0)
-					if v != 0 {
-						d.indexPulse(now, n)
-					}
-				case floppy.Step:
-					// A step is a pulse: recorded as an edge up and down.
-					rec.Set(now, STEP, true)
-					rec.Set(now, STEP, false)
-				}
-			})
-		}
-	}
 	b.ObserveIO(d.IO)
 	if chip != nil {
 		d.Chip = peekChip{chip}

@@ -280,3 +280,28 @@ func (b *Board) setFloppyState(st *FloppyState, latch uint8) error {
 	fb.sel = sel
 	return fb.fdc.SetState(st.FDC, sel)
 }
+
+// FloppySignal is a signal of the WD1772 or of a floppy drive, as
+// ObserveFloppy reports it (the floppy package's, named here so that an
+// observer of the board needs no device package).
+type FloppySignal = floppy.Signal
+
+// The floppy signals a board's observers use most.
+const (
+	FloppyDRQ     = floppy.DRQ
+	FloppyINTRQ   = floppy.INTRQ
+	FloppyCommand = floppy.Command // the CPU wrote the command register
+	FloppyIndex   = floppy.Index
+	FloppyStep    = floppy.Step
+)
+
+// ObserveFloppy adds an observer of the WD1772's signals (drive -1) and of
+// every cabled drive's (drive 0-3).
+func (b *Board) ObserveFloppy(fn func(now sched.Time, drive int, sig FloppySignal, v int)) {
+	b.floppy.fdc.Observe(func(now sched.Time, _ string, sig floppy.Signal, v int) { fn(now, -1, sig, v) })
+	for n := 0; n < 4; n++ {
+		if d := b.FloppyDrive(n); d != nil {
+			d.Observe(func(now sched.Time, _ string, sig floppy.Signal, v int) { fn(now, n, sig, v) })
+		}
+	}
+}
