@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -22,6 +21,7 @@ import (
 	"github.com/lbplus/lbplus/roms/monitor"
 	"github.com/lbplus/lbplus/roms/tapebench"
 	"github.com/lbplus/lbplus/sched"
+	"github.com/lbplus/lbplus/scsi/scsidev"
 )
 
 // `lbplus debug` (or `lbplus run --debug`) builds the machine `lbplus run`
@@ -322,10 +322,9 @@ func debugBoard(flags, term *cobra.Command) (err error) {
 		}
 		d.Syms.AddResult(r)
 	}
-	// The default machine boots our CP/M from the default system disk:
-	// its CCP, BDOS and BIOS are named too.
-	if dir, err := dataDir(); err == nil && len(cfg.SCSI) == 1 && len(cfg.SCSI[0].Images) == 1 &&
-		cfg.SCSI[0].Images[0] == filepath.Join(dir, DefaultDiskName) {
+	// A machine that boots our CP/M (its boot disk, SCSI ID 0, carries
+	// our configuration block) has its CCP, BDOS and BIOS named too.
+	if bootsOurCPM(board) {
 		if err := loadProgramSymbols(d.Syms, "cpm"); err != nil {
 			return err
 		}
@@ -407,4 +406,28 @@ func sizeText(n uint64) string {
 		return fmt.Sprintf("%d MB", n>>20)
 	}
 	return fmt.Sprintf("%d KB", n>>10)
+}
+
+// bootsOurCPM reports whether the disk at SCSI ID 0 is an lbplus CP/M
+// system disk (its block 31 is our configuration block), so the debugger
+// can name CP/M's CCP, BDOS and BIOS by itself.
+func bootsOurCPM(b *emu.Board) bool {
+	m, ok := b.SCSIDevice(HD0ID).(scsidev.Medium)
+	if !ok {
+		return false
+	}
+	_, ours, err := cpmbios.ReadHDConfig(mediumBlocks{m})
+	return err == nil && ours
+}
+
+// mediumBlocks reads a SCSI medium's LUN 0 as a cpmbios.BlockDevice
+// (reads only: it is for looking).
+type mediumBlocks struct{ m scsidev.Medium }
+
+func (x mediumBlocks) Blocks() int64 { return cpmbios.SysBlocks }
+func (x mediumBlocks) ReadBlock(n int64, buf []byte) error {
+	return x.m.PeekBlock(0, n, buf)
+}
+func (x mediumBlocks) WriteBlock(int64, []byte) error {
+	return errors.New("read only")
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/lbplus/lbplus/debugger"
 	"github.com/lbplus/lbplus/devices/acb4000"
 	"github.com/lbplus/lbplus/emu"
+	"github.com/lbplus/lbplus/roms/cpmbios"
 	"github.com/lbplus/lbplus/roms/monitor"
 )
 
@@ -162,4 +163,38 @@ func TestBenchBackupDebugScript(t *testing.T) {
 	got := out.String()
 	assert.Regexp(t, `breakpoint 1: target 1 WRITE\(6\) LUN 0 LBA 0 blocks 1, CDB sent by the instruction at sl_pout`, got)
 	assert.Contains(t, got, "burst-hd3-8Kx1-tape3", "the run's result follows")
+}
+
+// Any of our CP/M system disks at SCSI ID 0 (not only the default one)
+// has CP/M's CCP, BDOS and BIOS named by themselves; a disk without our
+// system has none of them.
+func TestDebugNamesOurCPMOnAnyDisk(t *testing.T) {
+	for _, system := range []bool{true, false} {
+		resetDebugFlags(t)
+		img, script := debugFiles(t, "dis 0DC06h 1\n")
+		if system {
+			require.NoError(t, os.Remove(img))
+			require.NoError(t, os.Remove(img+".toml"))
+			_, err := installSystemDisk(img)
+			require.NoError(t, err)
+		}
+		var out bytes.Buffer
+		debugCmd.SetOut(&out)
+		require.NoError(t, debugCmd.RunE(debugCmd, []string{"--hd0", img, "--script", script}))
+		debugCmd.SetOut(nil)
+		if system {
+			assert.Contains(t, out.String(), "BDOSENT:")
+		} else {
+			assert.NotContains(t, out.String(), "BDOSENT")
+		}
+	}
+}
+
+// installSystemDisk makes an ST-125 image with our CP/M, as disk create
+// --system does.
+func installSystemDisk(path string) (cpmbios.HDConfig, error) {
+	if err := acb4000.Create(path, acb4000.Geometries["st125"], true, 3); err != nil {
+		return cpmbios.HDConfig{}, err
+	}
+	return installSystem(path, "", "byte")
 }
