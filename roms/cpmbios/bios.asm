@@ -71,6 +71,7 @@ CFGBLK  equ 31                  ; the configuration block
 TRIES   equ 3
 
 ; WD1772 (docs/FLOPPY.md): written at C0h-C3h, read at C4h-C7h.
+NODRIVE equ 0FEh                ; fdhome's A: Restore found no TR00
 FDCMD   equ 0C0h
 FDSTAT  equ 0C4h
 FDTRKW  equ 0C1h
@@ -885,6 +886,11 @@ fds1:   call fdhome
         jr z,fds3
 fds2:   cp 0FFh                 ; timed out: no disk
         jr z,fdnodisk
+        cp NODRIVE              ; no drive: NZ, the BDOS's SELECT error,
+        jr nz,fds2a             ; at once (no retries, no key to wait for)
+        or a
+        ret
+fds2a:
         ld hl,tries
         dec (hl)
         jr nz,fds1
@@ -996,7 +1002,14 @@ fdh1:   push hl
         call fdcmd1
         pop hl
         ret nz
-        ld (hl),0
+        in a,(FDSTAT)           ; no TR00 after 255 steps: no drive is
+        and 4                   ; cabled (an empty drive still has TR00,
+        jr nz,fdh2              ; docs/FLOPPY.md)
+        ld a,NODRIVE
+        or a
+        ret
+fdh2:   ld (hl),0
+        xor a
         ret
 
 ; fdio: read (hstop 0) or write (1) host sector hstsec of CP/M track
