@@ -46,8 +46,8 @@
 //     does and FUZIX's memory map expects (MAME maps 4 KB only): a 4 KB ROM
 //     reads the same at 1000h, 2000h, ... 7000h. Writes reach RAM, as in
 //     MAME (EmulatorKit drops them).
-//   - The printer has no device behind it: its BUSY line (DART RIB) stays
-//     inactive.
+//   - The printer (printer.go) is there only with Config.PrinterOut;
+//     without it its BUSY line (DART RIB) stays inactive.
 //   - The WD1772 is always fitted, as on every board; Config.Floppies says
 //     which drives are cabled. A drive select with no drive behind it, or
 //     an empty drive, gives no index pulses and no READY, so a boot ROM's
@@ -115,6 +115,7 @@ type Board struct {
 	latch        uint8 // port 00
 	printerData  uint8
 	printerStrob bool // STROBE active (port 02 written last)
+	printerEv    sched.Event
 
 	obs observers
 
@@ -173,14 +174,20 @@ func New(cfg Config) (*Board, error) {
 	if cfg.SerialBOut != nil {
 		b.dart.Channel(1).OnTx = cfg.SerialBOut
 	}
-	// [A] A terminal on channel A holds CTS and DCD active; nothing drives
-	// channel B's modem inputs (RIB is the idle printer's BUSY).
+	// [A] A terminal on channel A holds CTS and DCD active. Channel B's
+	// DCD is the floppy drive's READY and its RI the printer's BUSY;
+	// something attached to the port (SerialBOut) holds its CTS active
+	// (docs/HARDWARE.md 1.6).
 	b.dart.Channel(0).SetCTS(true)
 	b.dart.Channel(0).SetDCD(true)
+	b.dart.Channel(1).SetCTS(cfg.SerialBOut != nil)
 	// [A] The console terminal keeps pace with the program: it holds
 	// typed characters while the DART's FIFO is full (docs/ARCHITECTURE.md,
 	// console), so typing while the monitor prints loses nothing.
 	b.dart.Channel(0).Paced = true
+	// [A] So does a host program on channel B (docs/HARDWARE.md 1.6).
+	b.dart.Channel(1).Paced = true
+	b.initPrinter()
 	b.buildSCSI()
 	if err := b.buildFloppy(); err != nil {
 		b.closeFloppy()

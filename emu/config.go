@@ -97,6 +97,13 @@ type Config struct {
 	// Console is where the front end puts DART channel A ("stdio" or
 	// "tcp:PORT"); the board itself only sees ConsoleOut and ConsoleInput.
 	Console string `toml:"console"`
+	// Serial is where the front end puts DART channel B: "" (nothing),
+	// "pty", "tcp:PORT", "tcp:HOST:PORT" or a file that takes what the
+	// board sends (docs/CPM.md, Serial port and printer).
+	Serial string `toml:"serial"`
+	// Printer is the file the front end's printer prints to ("" = no
+	// printer on the parallel port).
+	Printer string `toml:"printer"`
 	// Floppies are the drives on the floppy connector (select lines 0-3).
 	Floppies []Floppy `toml:"floppy"`
 	// SCSI are the targets on the board's SCSI bus, by ID.
@@ -105,6 +112,9 @@ type Config struct {
 	// stop bit ends. SerialBOut does the same for channel B. Either may be nil.
 	ConsoleOut func(now sched.Time, b byte) `toml:"-"`
 	SerialBOut func(now sched.Time, b byte) `toml:"-"`
+	// PrinterOut, when set, is a printer on the parallel port: it receives
+	// each byte the board strobes into it (board.go, the printer).
+	PrinterOut func(now sched.Time, b byte) `toml:"-"`
 }
 
 // Jumpers are the board's optional wires, all open by default as in MAME
@@ -189,6 +199,10 @@ func ReadMachineFile(path string) (Config, error) {
 	}
 	for i := range cfg.Floppies {
 		cfg.Floppies[i].Image = rel(cfg.Floppies[i].Image)
+	}
+	cfg.Printer = rel(cfg.Printer)
+	if cfg.Serial != "pty" && !strings.HasPrefix(cfg.Serial, "tcp:") {
+		cfg.Serial = rel(cfg.Serial) // a file
 	}
 	if err := cfg.Validate(); err != nil {
 		return cfg, fmt.Errorf("%s: %w", path, err)

@@ -106,9 +106,9 @@ func (b *Board) Out(port uint16, v uint8, t uint64) int {
 	case p == 0x01:
 		b.printerData = v
 	case p == 0x02:
-		b.printerStrob = true
+		b.strobe(true)
 	case p == 0x03:
-		b.printerStrob = false
+		b.strobe(false)
 	case p >= 0x20 && p <= 0x27:
 		b.scsi.Write(int(p&7), v)
 	case p == 0x28:
