@@ -75,18 +75,21 @@ func Check(spec string) error {
 // TCPAddr turns "tcp:PORT" into the loopback address 127.0.0.1:PORT (the
 // console has no authentication, so it is not offered to the network
 // unless asked) and "tcp:HOST:PORT" into HOST:PORT, checking the port.
-func TCPAddr(spec string) (string, error) {
+func TCPAddr(spec string) (string, error) { return tcpAddr("console", spec) }
+
+// tcpAddr is TCPAddr with what naming the port in errors.
+func tcpAddr(what, spec string) (string, error) {
 	rest := strings.TrimPrefix(spec, "tcp:")
 	host, port := "127.0.0.1", rest
 	if strings.Contains(rest, ":") {
 		var err error
 		if host, port, err = net.SplitHostPort(rest); err != nil {
-			return "", fmt.Errorf("console %q: %v (want tcp:PORT or tcp:HOST:PORT)", spec, err)
+			return "", fmt.Errorf("%s %q: %v (want tcp:PORT or tcp:HOST:PORT)", what, spec, err)
 		}
 	}
 	n, err := strconv.Atoi(port)
 	if err != nil || n < 0 || n > 65535 {
-		return "", fmt.Errorf("console %q: port %q is not a number 0-65535", spec, port)
+		return "", fmt.Errorf("%s %q: port %q is not a number 0-65535", what, spec, port)
 	}
 	return net.JoinHostPort(host, port), nil
 }
