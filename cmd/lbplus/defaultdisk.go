@@ -111,7 +111,7 @@ directory; delete it to start again from a fresh one.
 `
 
 // defaultPrograms are our CP/M programs (roms/cpmutil) on the default A:.
-var defaultPrograms = []string{"SUBMIT", "DUMP", "COPY", "STAT", "FORMAT", "EDIT"}
+var defaultPrograms = []string{"SUBMIT", "DUMP", "COPY", "STAT", "FORMAT", "EDIT", "XFER"}
 
 // putPrograms puts our CP/M programs on a file system, user 0: the ones of
 // the default system disk's A:, which every system disk lbplus makes

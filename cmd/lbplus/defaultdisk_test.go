@@ -115,8 +115,8 @@ func TestRunDefaultBootsCPM(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("XDG_DATA_HOME", dir)
 	got := runScript(t,
-		[]string{"A>", "A: README   TXT : SUBMIT   COM : DUMP     COM : COPY     COM\r\nA: STAT     COM : FORMAT   COM : EDIT     COM : BACKUP   COM\r\nA: RESTORE  COM\r\nA>", "A>",
-			"A: STAT     COM : FORMAT   COM : EDIT     COM : BACKUP   COM\r\nA: RESTORE  COM : HELLO    COM\r\nA>", "delete it to start again from a fresh one.\r\n", "K free of 4080K\r\n"},
+		[]string{"A>", "A: README   TXT : SUBMIT   COM : DUMP     COM : COPY     COM\r\nA: STAT     COM : FORMAT   COM : EDIT     COM : XFER     COM\r\nA: BACKUP   COM : RESTORE  COM\r\nA>", "A>",
+			"A: STAT     COM : FORMAT   COM : EDIT     COM : XFER     COM\r\nA: BACKUP   COM : RESTORE  COM : HELLO    COM\r\nA>", "delete it to start again from a fresh one.\r\n", "K free of 4080K\r\n"},
 		[]string{"DIR\r", "SAVE 2 HELLO.COM\r", "DIR\r", "TYPE README.TXT\r", "STAT\r"})
 	assert.Contains(t, got, "lbplus CP/M 2.2 BIOS")
 	disk := filepath.Join(dir, "lbplus", DefaultDiskName)
@@ -145,7 +145,7 @@ func TestRunDefaultSession(t *testing.T) {
 	script := []struct{ line, want string }{
 		{"SAVE 4 PROG.COM", "A>"},
 		{"REN NEW.COM=PROG.COM", "A>"},
-		{"DIR *.COM", "A: SUBMIT   COM : DUMP     COM : COPY     COM : STAT     COM\r\nA: FORMAT   COM : EDIT     COM : BACKUP   COM : RESTORE  COM\r\nA: NEW      COM\r\nA>"},
+		{"DIR *.COM", "A: SUBMIT   COM : DUMP     COM : COPY     COM : STAT     COM\r\nA: FORMAT   COM : EDIT     COM : XFER     COM : BACKUP   COM\r\nA: RESTORE  COM : NEW      COM\r\nA>"},
 		{"ERA NEW.COM", "A>"},
 		{"DIR NEW.COM", "NO FILE\r\nA>"},
 		{"USER 5", "A>"},

@@ -138,6 +138,11 @@ func runBoard(cmd *cobra.Command, _ []string) (err error) {
 		return err
 	}
 	cfg.ConsoleOut = func(_ sched.Time, b byte) { out = append(out, b) }
+	host, err := openHostIO(&cfg, os.Stderr) // DART B, the printer: hostio.go
+	if err != nil {
+		return err
+	}
+	defer host.Close()
 	board, err := newBoard(cfg)
 	if err != nil {
 		return err
@@ -213,7 +218,13 @@ func runBoard(cmd *cobra.Command, _ []string) (err error) {
 		if typed {
 			settle.typed()
 		}
+		if err := host.pump(board); err != nil {
+			return err
+		}
 		if err := board.RunFor(runSlice); err != nil {
+			return err
+		}
+		if err := host.pump(board); err != nil {
 			return err
 		}
 		if len(out) > 0 {
@@ -430,6 +441,9 @@ func runConfig(cmd *cobra.Command) (emu.Config, error) {
 		return cfg, err
 	}
 	if err := checkRunFiles(cfg); err != nil {
+		return cfg, err
+	}
+	if err := hostIOFlags(cmd, &cfg); err != nil {
 		return cfg, err
 	}
 	if runFlags.machine == "" && !hasDisk(cfg) {

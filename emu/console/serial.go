@@ -48,32 +48,54 @@ func OpenSerial(flag, spec string) (Serial, error) {
 }
 
 // outQueue is a writer that never blocks its caller: a goroutine writes
-// what is queued; what does not fit in the queue is dropped.
+// what is queued. Up to outQueueMax bytes wait (a minute of output at
+// 9600 baud); beyond that, output is dropped.
 type outQueue struct {
-	ch   chan []byte
-	once sync.Once
+	mu     sync.Mutex
+	buf    []byte
+	wake   chan struct{}
+	closed bool
 }
 
-const outQueueLen = 64
+const outQueueMax = 64 << 10
 
 func newOutQueue(write func(p []byte)) *outQueue {
-	q := &outQueue{ch: make(chan []byte, outQueueLen)}
+	q := &outQueue{wake: make(chan struct{}, 1)}
 	go func() {
-		for p := range q.ch {
-			write(p)
+		for range q.wake {
+			q.mu.Lock()
+			p := q.buf
+			q.buf = nil
+			q.mu.Unlock()
+			if len(p) > 0 {
+				write(p)
+			}
 		}
 	}()
 	return q
 }
 
 func (q *outQueue) put(p []byte) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.closed || len(q.buf)+len(p) > outQueueMax {
+		return
+	}
+	q.buf = append(q.buf, p...)
 	select {
-	case q.ch <- append([]byte(nil), p...):
+	case q.wake <- struct{}{}:
 	default:
 	}
 }
 
-func (q *outQueue) close() { q.once.Do(func() { close(q.ch) }) }
+func (q *outQueue) close() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if !q.closed {
+		q.closed = true
+		close(q.wake)
+	}
+}
 
 // Raw is a TCP serial end: bytes both ways as they are (no telnet), one
 // client at a time; a second client reads BusySerial and is disconnected.

@@ -86,7 +86,7 @@ func TestPtySerial(t *testing.T) {
 	require.NoError(t, err)
 	defer p.Close()
 	assert.Regexp(t, `^/dev/pts/\d+$`, p.Name())
-	for i := 0; i < 2*outQueueLen; i++ {
+	for i := 0; i < 4096; i++ {
 		p.Write([]byte("before anyone listens\r\n"))
 	}
 	slave, err := os.OpenFile(p.Name(), os.O_RDWR, 0)
