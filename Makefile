@@ -4,7 +4,7 @@
 
 GO      ?= go
 BIN     := bin/lbplus
-DEBS    := pasmo z80dasm z80asm sigrok-cli cpmtools libdsk-utils \
+DEBS    := pasmo z80dasm z80asm sigrok-cli cpmtools libdsk-utils lrzsz \
            xvfb imagemagick pkg-config libx11-dev libxrandr-dev libxcursor-dev \
            libxinerama-dev libxi-dev libxxf86vm-dev libgl1-mesa-dev libasound2-dev
 GOFLAGS ?=
@@ -14,7 +14,8 @@ GOFLAGS ?=
 all: build
 
 # Debian packages used by tests (pasmo and z80dasm cross-check the assembler,
-# sigrok-cli reads the VCD traces, xvfb and imagemagick run and compare the
+# sigrok-cli reads the VCD traces, lrzsz's sx and rx move files to and
+# from XFER.COM over the serial port, xvfb and imagemagick run and compare the
 # debugger window's screenshots, the -dev packages build ebiten). Installed
 # only when missing.
 debs:

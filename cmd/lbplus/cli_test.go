@@ -169,6 +169,14 @@ func TestCLIBadInput(t *testing.T) {
 		// Item 3: the console.
 		{[]string{"run", "--console", "tcp:x"}, `port "x" is not a number`},
 		{[]string{"run", "--console", "serial"}, "want stdio, tcp:PORT or tcp:HOST:PORT"},
+		// DART B and the printer.
+		{[]string{"run", "--serial", "tcp:x"}, `--serial "tcp:x": port "x" is not a number`},
+		{[]string{"run", "--serial", "tcp:a:b:c"}, `--serial "tcp:a:b:c"`},
+		{[]string{"run", "--serial", "sub"}, "--serial sub: is a directory"},
+		{[]string{"run", "--printer", "nodir/p.txt"}, "--printer nodir/p.txt: folder nodir does not exist"},
+		{[]string{"run", "--printer", "sub"}, "--printer sub: is a directory"},
+		{[]string{"run", "--hd0", "d.img", "--printer", "d.img"}, "--printer d.img: is also an input"},
+		{[]string{"run", "--serial", "p.txt", "--printer", "p.txt"}, "both write p.txt"},
 		// Item 5: options checked before a long run.
 		{[]string{"bench", "seed", "--mb", "30"}, "at most 21.4 MB"},
 		{[]string{"bench", "backup", "--mb", "22"}, "at most 21.4 MB"},

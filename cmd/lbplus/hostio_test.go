@@ -225,12 +225,13 @@ func TestXferReceivesFromSx(t *testing.T) {
 func TestXferSendsToRx(t *testing.T) {
 	needTool(t, "rx")
 	for _, c := range []struct {
-		name string
-		args []string
-		size int
+		name   string
+		args   []string
+		size   int
+		blocks string
 	}{
-		{"CRC", []string{"rx", "-c"}, 23 * 128},
-		{"checksum", []string{"rx"}, 5 * 128},
+		{"CRC", []string{"rx", "-c"}, 23 * 128, "sent 9 blocks"}, // two 1K, seven 128
+		{"checksum", []string{"rx"}, 5 * 128, "sent 5 blocks"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			data := testData(c.size, int64(c.size))
@@ -239,7 +240,7 @@ func TestXferSendsToRx(t *testing.T) {
 			require.NoError(t, r.ty.WaitFor("start the XMODEM receiver"))
 			dir := t.TempDir()
 			took := r.hostProgram(t, dir, " blocks\r\n", append(c.args, "got.bin")...)
-			assert.Contains(t, r.tr.String(), "XFER: sent ")
+			assert.Contains(t, r.tr.String(), "XFER: "+c.blocks)
 			t.Logf("%d bytes in %v of emulated time: %.0f bytes/s", len(data), took, float64(len(data))/took.Seconds())
 			got, err := os.ReadFile(filepath.Join(dir, "got.bin"))
 			require.NoError(t, err)
@@ -274,4 +275,71 @@ func TestSerialFile(t *testing.T) {
 	got, err := os.ReadFile(out)
 	require.NoError(t, err)
 	assert.Equal(t, text, string(got))
+}
+
+// crc16 is XMODEM's CRC-16: polynomial 1021h, initial 0 (docs/CPM.md).
+func crc16(p []byte) uint16 {
+	var c uint16
+	for _, b := range p {
+		c ^= uint16(b) << 8
+		for i := 0; i < 8; i++ {
+			if c&0x8000 != 0 {
+				c = c<<1 ^ 0x1021
+			} else {
+				c <<= 1
+			}
+		}
+	}
+	return c
+}
+
+// A sender of our own over the TCP end, for what lrzsz does not do: a
+// 1K last block padded with whole records of ^Z (XFER drops them), the
+// same block sent twice (ACKed, stored once) and a damaged block (NAKed,
+// then taken when sent again).
+func TestXferReceivePaddingAndRepeats(t *testing.T) {
+	r := newHostRig(t, "tcp:0", "", nil)
+	conn, err := net.Dial("tcp", r.h.serial.(*console.Raw).Addr().String())
+	require.NoError(t, err)
+	defer conn.Close()
+	require.NoError(t, r.ty.Type("XFER R PAD.BIN\r"))
+	require.NoError(t, r.ty.WaitFor("start the XMODEM sender"))
+
+	data := testData(1024+600, 7)
+	block := func(n byte, p []byte) []byte {
+		pad := append([]byte(nil), p...)
+		for len(pad) < 1024 {
+			pad = append(pad, 0x1A)
+		}
+		c := crc16(pad)
+		return append(append([]byte{0x02, n, ^n}, pad...), byte(c>>8), byte(c))
+	}
+	var answers []byte
+	sender := make(chan error, 1)
+	go func() {
+		one := make([]byte, 1)
+		read := func() byte {
+			if _, err := io.ReadFull(conn, one); err != nil {
+				return 0
+			}
+			answers = append(answers, one[0])
+			return one[0]
+		}
+		for read() != 'C' {
+		}
+		b1, b2 := block(1, data[:1024]), block(2, data[1024:])
+		bad := append([]byte(nil), b2...)
+		bad[100] ^= 0xFF
+		for _, p := range [][]byte{b1, b1, bad, b2, {0x04}} {
+			conn.Write(p)
+			read()
+		}
+		sender <- nil
+	}()
+	r.ty.Limit = 120 * sched.Second
+	require.NoError(t, r.ty.WaitFor(" records written\r\n"))
+	<-sender
+	assert.Equal(t, []byte{'C', 0x06, 0x06, 0x15, 0x06, 0x06}, answers, "C, then NAK for the damaged block, ACK for the rest")
+	assert.Contains(t, r.tr.String(), "received 2 blocks, 13 records written")
+	assert.Equal(t, padded(data), r.file(t, "PAD.BIN"))
 }

@@ -1,12 +1,13 @@
 // Package cpmutil holds lbplus's own CP/M 2.2 programs, Z80 sources
 // embedded here and assembled by lbplus's assembler into .COM images for
-// 0100h. All but FORMAT use only the BDOS (through 0005h), so they run
-// under any CP/M 2.2; FORMAT drives the WD1772 itself and needs lbplus's
-// BIOS 1.2 or later (docs/CPM.md):
+// 0100h. All but FORMAT and XFER use only the BDOS (through 0005h), so
+// they run under any CP/M 2.2; FORMAT drives the WD1772 itself and needs
+// lbplus's BIOS 1.2 or later, XFER polls DART B itself (docs/CPM.md):
 //
 //	BDOSTEST  conformance test of BDOS functions 0-40 (docs/CPM.md)
 //	WBTEST    overwrites the CCP and warm boots: A> only if reloaded
 //	FORMAT    formats a floppy as amp1-amp4 (tests in roms/cpmbios)
+//	XFER      XMODEM to and from the host over DART B (tests in cmd/lbplus)
 
 package cpmutil
 
