@@ -181,3 +181,22 @@ func TestNewReleasesOnError(t *testing.T) {
 	_, err = emu.New(cfg)
 	assert.ErrorContains(t, err, `floppy drive 1: unknown type "8inch"`)
 }
+
+// serial and printer in a machine file: a file is relative to the
+// machine file's folder; pty and tcp: are kept as they are.
+func TestMachineFileSerialAndPrinter(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "m.toml")
+	require.NoError(t, os.WriteFile(path, []byte("serial = \"s.out\"\nprinter = \"p.txt\"\n"), 0o644))
+	cfg, err := emu.ReadMachineFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, filepath.Join(dir, "s.out"), cfg.Serial)
+	assert.Equal(t, filepath.Join(dir, "p.txt"), cfg.Printer)
+	for _, spec := range []string{"pty", "tcp:2324", "tcp:0.0.0.0:2324"} {
+		require.NoError(t, os.WriteFile(path, []byte("serial = \""+spec+"\"\n"), 0o644))
+		cfg, err = emu.ReadMachineFile(path)
+		require.NoError(t, err)
+		assert.Equal(t, spec, cfg.Serial)
+		assert.Empty(t, cfg.Printer)
+	}
+}

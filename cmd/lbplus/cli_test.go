@@ -177,6 +177,7 @@ func TestCLIBadInput(t *testing.T) {
 		{[]string{"run", "--printer", "sub"}, "--printer sub: is a directory"},
 		{[]string{"run", "--hd0", "d.img", "--printer", "d.img"}, "--printer d.img: is also an input"},
 		{[]string{"run", "--serial", "p.txt", "--printer", "p.txt"}, "both write p.txt"},
+		{[]string{"debug", "--text", "--printer", "p.txt"}, "lbplus run only"},
 		// Item 5: options checked before a long run.
 		{[]string{"bench", "seed", "--mb", "30"}, "at most 21.4 MB"},
 		{[]string{"bench", "backup", "--mb", "22"}, "at most 21.4 MB"},

@@ -296,6 +296,9 @@ func debugBoard(flags, term *cobra.Command) (err error) {
 	if err != nil {
 		return err
 	}
+	if flags.Flags().Changed("serial") || flags.Flags().Changed("printer") {
+		return fmt.Errorf("--serial and --printer attach the host to lbplus run only, not to the debugger")
+	}
 	if err := checkOutputs(runInputs, outputFile{"--state-file", debugFlags.state}); err != nil {
 		return err
 	}
