@@ -292,12 +292,12 @@ func debugBoard(flags, term *cobra.Command) (err error) {
 	if err := checkOutputs(nil, outputFile{"--state-file", debugFlags.state}); err != nil {
 		return err
 	}
+	if flags.Flags().Changed("serial") || flags.Flags().Changed("printer") {
+		return fmt.Errorf("--serial and --printer attach the host to lbplus run only, not to the debugger")
+	}
 	cfg, err := runConfig(flags)
 	if err != nil {
 		return err
-	}
-	if flags.Flags().Changed("serial") || flags.Flags().Changed("printer") {
-		return fmt.Errorf("--serial and --printer attach the host to lbplus run only, not to the debugger")
 	}
 	if err := checkOutputs(runInputs, outputFile{"--state-file", debugFlags.state}); err != nil {
 		return err
