@@ -1,6 +1,7 @@
 // Package console connects the board's serial console (DART channel A) to
 // the outside world: a Transcript and a Typist for tests, the user's terminal
-// in raw mode, or a TCP socket for telnet.
+// in raw mode, or a TCP socket for telnet. Its Serial ends (a pty, a raw
+// TCP socket) do the same for the second serial port, DART channel B.
 //
 // The emulation core stays deterministic: bytes typed by a person arrive in
 // the front end's loop between runs of the board and are handed to the DART,
