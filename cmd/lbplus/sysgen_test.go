@@ -64,11 +64,11 @@ func TestSysgenOtherCCPBDOS(t *testing.T) {
 	require.NoError(t, sysgen(&out, hd, "", ""))
 	assert.Contains(t, out.String(), "lbplus CCP+BDOS, lbplus BIOS, SCSI 256-byte bursts", "the transfer mode is kept")
 	runScriptWith(t, func() { runFlags.hd0 = hd },
-		[]string{"A>", "A>", "A: KEEP     COM\r\nA>"}, []string{"SAVE 1 KEEP.COM\r", "DIR\r"})
+		[]string{"A>", "A>", "KEEP     COM\r\nA>"}, []string{"SAVE 1 KEEP.COM\r", "DIR\r"})
 	require.NoError(t, sysgen(&out, hd, other, ""))
 	runScriptWith(t, func() { runFlags.hd0 = hd }, []string{"OTHER CCP\r\n"}, nil)
 	require.NoError(t, sysgen(&out, hd, "", "byte"))
-	got = runScriptWith(t, func() { runFlags.hd0 = hd }, []string{"A>", "A: KEEP     COM\r\nA>"}, []string{"DIR\r"})
+	got = runScriptWith(t, func() { runFlags.hd0 = hd }, []string{"A>", "KEEP     COM\r\nA>"}, []string{"DIR\r"})
 	assert.Contains(t, got, "KEEP", "sysgen keeps the files")
 
 	fd := filepath.Join(dir, "boot.imd")
