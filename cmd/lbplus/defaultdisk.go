@@ -98,7 +98,9 @@ EDIT file (a line editor: H lists its commands), FORMAT d: AMPn
 (formats a floppy as AMP1-AMP4). Floppy drives 0 and 1 are F: and G:;
 at lbplus's escape key (Ctrl-\) insert 0 FILE puts a disk in drive 0.
 COPY also takes devices: COPY NOTES.TXT=CON: (type, end with ^Z),
-COPY LST:=NOTES.TXT (to the printer).
+COPY LST:=NOTES.TXT (to the printer: lbplus run --printer FILE).
+XFER R file and XFER S file receive and send a file by XMODEM over the
+serial port: lbplus run --serial pty, then sx or rx on the host.
 BACKUP d: copies drive d: to the MCD-403 tape at SCSI ID 1 with the
 1990 story's best settings and tells its rate; RESTORE d: copies it back.
 Make a tape with lbplus tape create t.tape, then lbplus run --tape t.tape
