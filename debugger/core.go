@@ -117,8 +117,9 @@ type Debugger struct {
 	lastRet bool   // the previous instruction was a return
 	probes  []probe
 
-	dsyms  *disasm.Symbols // Syms for the disassembler, rebuilt when Syms grows
-	dsymsN int
+	dsyms    *disasm.Symbols // Syms for the disassembler, rebuilt when Syms grows
+	dsymsN   int
+	dsymsKey uint64 // which labels held when dsyms was built
 
 	memRemove func() // the memory observer, while a watchpoint needs it
 	// Chip and Panels are what the T-state cursor records of the chips
@@ -145,6 +146,7 @@ type probe struct {
 // hook; the caller connects rec to the machine's signals (see Attach).
 func New(m Machine, rec *Recorder) *Debugger {
 	d := &Debugger{m: m, Rec: rec, Syms: NewSymbols(), Kinds: map[int]Kind{}}
+	d.Syms.SetPeek(m.Peek)
 	rec.dec.l = d
 	m.SetHook(d)
 	return d

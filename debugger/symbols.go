@@ -19,6 +19,12 @@ type Symbols struct {
 	byName map[string]uint16
 	sorted []sym // address labels by address, then name
 	consts map[string]bool
+	// code holds, for a label from an assembly, the byte its program puts
+	// at the label's address: the label names the address only while
+	// memory still holds that byte (peek). A monitor's labels at 8000h
+	// then stop naming the TPA once CP/M has loaded a program there.
+	code map[string]byte
+	peek func(uint16) uint8
 }
 
 type sym struct {
@@ -26,15 +32,34 @@ type sym struct {
 	name string
 }
 
+// SetPeek gives the table the memory its assembled labels are checked
+// against (nil: every label always holds).
+func (s *Symbols) SetPeek(peek func(uint16) uint8) { s.peek = peek }
+
+// holds reports whether label n names its address in memory as it is now.
+func (s *Symbols) holds(n string, addr uint16) bool {
+	if s.peek == nil {
+		return true
+	}
+	b, ok := s.code[n]
+	return !ok || s.peek(addr) == b
+}
+
 // NewSymbols returns an empty table.
-func NewSymbols() *Symbols { return &Symbols{byName: map[string]uint16{}, consts: map[string]bool{}} }
+func NewSymbols() *Symbols {
+	return &Symbols{byName: map[string]uint16{}, consts: map[string]bool{}, code: map[string]byte{}}
+}
 
 // AddResult adds an assembly's symbols; its constants (EQU, DEFL) can be
 // named in expressions but never name an address.
 func (s *Symbols) AddResult(r *asm.Result) {
-	for n := range r.Symbols {
+	for n, v := range r.Symbols {
 		if !r.IsLabel(n) {
 			s.consts[n] = true
+			continue
+		}
+		if i := v - int64(r.Org); i >= 0 && i < int64(len(r.Bytes)) {
+			s.code[n] = r.Bytes[i]
 		}
 	}
 	s.Add(r.Symbols)
@@ -132,8 +157,10 @@ func (s *Symbols) Lookup(name string) (uint16, bool) {
 // Exact returns the first name (alphabetically) at addr, or "".
 func (s *Symbols) Exact(addr uint16) string {
 	i := sort.Search(len(s.sorted), func(i int) bool { return s.sorted[i].addr >= addr })
-	if i < len(s.sorted) && s.sorted[i].addr == addr {
-		return s.sorted[i].name
+	for ; i < len(s.sorted) && s.sorted[i].addr == addr; i++ {
+		if s.holds(s.sorted[i].name, addr) {
+			return s.sorted[i].name
+		}
 	}
 	return ""
 }
@@ -143,19 +170,21 @@ const maxOffset = 0x100
 
 // Label renders addr as "NAME", "NAME+5 (1234h)" or "1234h".
 func (s *Symbols) Label(addr uint16) string {
-	i := sort.Search(len(s.sorted), func(i int) bool { return s.sorted[i].addr > addr })
-	if i > 0 {
-		// The last symbol at or below addr; prefer the first name at
-		// that address.
+	// The last label at or below addr that holds; prefer the first name at
+	// that address.
+	for i := sort.Search(len(s.sorted), func(i int) bool { return s.sorted[i].addr > addr }); i > 0; i-- {
 		a := s.sorted[i-1].addr
-		j := sort.Search(len(s.sorted), func(k int) bool { return s.sorted[k].addr >= a })
-		n := s.sorted[j].name
-		if a == addr {
-			return fmt.Sprintf("%s (%04Xh)", n, addr)
+		if addr-a >= maxOffset {
+			break
 		}
-		if addr-a < maxOffset {
+		j := sort.Search(len(s.sorted), func(k int) bool { return s.sorted[k].addr >= a })
+		if n := s.Exact(a); n != "" {
+			if a == addr {
+				return fmt.Sprintf("%s (%04Xh)", n, addr)
+			}
 			return fmt.Sprintf("%s+%d (%04Xh)", n, addr-a, addr)
 		}
+		i = j + 1 // past every name at a
 	}
 	return fmt.Sprintf("%04Xh", addr)
 }

@@ -298,3 +298,30 @@ loop:   djnz loop
 	assert.Less(t, st.T, 20*sched.Millisecond, "stopped soon after the HALT, not at the end of the run's time")
 	assert.Contains(t, st.Text, "DI; HALT")
 }
+
+// A program's labels name their addresses only while memory holds that
+// program there: once something else is loaded over it (a monitor's code
+// at 8000h under CP/M's TPA), the addresses are plain numbers again.
+func TestLabelsHoldOnlyOverTheirCode(t *testing.T) {
+	const src = `
+        org 9000h
+start:  ld hl,0
+        call work
+        halt
+work:   inc a
+        ret
+`
+	b, prog := ramProgramBoard(t, src)
+	d := ForBoard(b, NewRecorder(1<<10))
+	d.Syms.AddResult(prog)
+	work := uint16(prog.Symbols["work"])
+	assert.Equal(t, "work", d.Syms.Exact(work))
+	assert.Equal(t, "call work", d.Disassemble(uint16(prog.Symbols["start"])+3, 1)[0].Text)
+	assert.Equal(t, fmt.Sprintf("work+1 (%04Xh)", work+1), d.Syms.Label(work+1))
+
+	b.LoadRAM(work, []byte{0x00, 0x00}) // another program's bytes there now
+	assert.Equal(t, "", d.Syms.Exact(work))
+	assert.Equal(t, fmt.Sprintf("call %05Xh", work), d.Disassemble(uint16(prog.Symbols["start"])+3, 1)[0].Text)
+	assert.Equal(t, fmt.Sprintf("start+%d (%04Xh)", work+1-uint16(prog.Symbols["start"]), work+1), d.Syms.Label(work+1),
+		"the nearest label that still holds")
+}

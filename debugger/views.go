@@ -139,12 +139,22 @@ func (d *Debugger) DisassembleAround(pc uint16, n int) []DisLine {
 // place: 0 is not PHDOUT wherever it appears, nor 0003h (CP/M's IOBYTE)
 // PHSTAT.
 func (d *Debugger) disSyms() *disasm.Symbols {
-	if d.dsyms == nil || d.dsymsN != d.Syms.Len() {
-		m := make(map[string]int64, len(d.Syms.sorted))
-		for _, l := range d.Syms.sorted {
+	// Only the labels that hold in memory as it is now (Symbols.holds):
+	// rebuilt when that set changes.
+	var key uint64
+	held := make([]sym, 0, len(d.Syms.sorted))
+	for _, l := range d.Syms.sorted {
+		if d.Syms.holds(l.name, l.addr) {
+			held = append(held, l)
+			key = key*1099511628211 + uint64(l.addr) + 1
+		}
+	}
+	if d.dsyms == nil || d.dsymsN != d.Syms.Len() || d.dsymsKey != key {
+		m := make(map[string]int64, len(held))
+		for _, l := range held {
 			m[l.name] = int64(l.addr)
 		}
-		d.dsyms, d.dsymsN = disasm.NewSymbols(m), d.Syms.Len()
+		d.dsyms, d.dsymsN, d.dsymsKey = disasm.NewSymbols(m), d.Syms.Len(), key
 	}
 	return d.dsyms
 }
