@@ -145,16 +145,24 @@ func putPrograms(fs *cpmfs.FS) error {
 
 // putDefaultFiles puts the default system disk's files on A:.
 func putDefaultFiles(path string) error {
+	return onPartition0(path, func(fs *cpmfs.FS) error {
+		if err := fs.Write(0, "README.TXT", []byte(strings.ReplaceAll(readme, "\n", "\r\n")+"\x1a")); err != nil {
+			return err
+		}
+		return putPrograms(fs)
+	})
+}
+
+// onPartition0 opens partition 0 (A:) of a hard-disk image, runs put on
+// its file system and closes the image; errors name the image.
+func onPartition0(path string, put func(fs *cpmfs.FS) error) error {
 	f, err := openHDImage(path)
 	if err != nil {
 		return err
 	}
 	fs, err := cpmbios.PartitionFS(f, 0)
 	if err == nil {
-		err = fs.Write(0, "README.TXT", []byte(strings.ReplaceAll(readme, "\n", "\r\n")+"\x1a"))
-	}
-	if err == nil {
-		err = putPrograms(fs)
+		err = put(fs)
 	}
 	if err != nil {
 		f.Close()

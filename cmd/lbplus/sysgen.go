@@ -220,21 +220,7 @@ func diskCreateSystem(w io.Writer, path string, unformatted bool, s systemFlags)
 
 // putHDPrograms puts our CP/M programs on partition 0 (A:) of a hard-disk
 // image, as on the default system disk.
-func putHDPrograms(path string) error {
-	f, err := openHDImage(path)
-	if err != nil {
-		return err
-	}
-	fs, err := cpmbios.PartitionFS(f, 0)
-	if err == nil {
-		err = putPrograms(fs)
-	}
-	if err != nil {
-		f.Close()
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return f.Close()
-}
+func putHDPrograms(path string) error { return onPartition0(path, putPrograms) }
 
 // putFloppyPrograms puts our CP/M programs on a system floppy just made.
 func putFloppyPrograms(path string, f fdimage.Format) error {
