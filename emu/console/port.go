@@ -260,13 +260,7 @@ const maxHeld = 64 << 10
 // listened on over IPv4 only: 0.0.0.0 would otherwise also open every IPv6
 // address of the host, more than was asked for.
 func ListenTCP(addr string) (*TCP, error) {
-	network := "tcp"
-	if host, _, err := net.SplitHostPort(addr); err == nil {
-		if ip := net.ParseIP(host); ip != nil && ip.To4() != nil {
-			network = "tcp4"
-		}
-	}
-	ln, err := net.Listen(network, addr)
+	ln, err := listen(addr)
 	if err != nil {
 		return nil, fmt.Errorf("console: %w", err)
 	}
@@ -283,8 +277,22 @@ func (t *TCP) Addr() net.Addr { return t.ln.Addr() }
 
 // Exposed reports whether the console listens beyond this host (any
 // address but a loopback one), where anyone who can reach it may type.
-func (t *TCP) Exposed() bool {
-	a, ok := t.ln.Addr().(*net.TCPAddr)
+func (t *TCP) Exposed() bool { return exposed(t.ln) }
+
+// listen listens on addr; an IPv4 address over IPv4 only.
+func listen(addr string) (net.Listener, error) {
+	network := "tcp"
+	if host, _, err := net.SplitHostPort(addr); err == nil {
+		if ip := net.ParseIP(host); ip != nil && ip.To4() != nil {
+			network = "tcp4"
+		}
+	}
+	return net.Listen(network, addr)
+}
+
+// exposed reports whether ln listens beyond this host.
+func exposed(ln net.Listener) bool {
+	a, ok := ln.Addr().(*net.TCPAddr)
 	return !ok || !a.IP.IsLoopback()
 }
 

@@ -113,13 +113,7 @@ const BusySerial = "lbplus: the serial port is in use by another client\r\n"
 // ListenRaw listens on addr for the serial port's client (an IPv4 address
 // over IPv4 only, as ListenTCP).
 func ListenRaw(addr string) (*Raw, error) {
-	network := "tcp"
-	if host, _, err := net.SplitHostPort(addr); err == nil {
-		if ip := net.ParseIP(host); ip != nil && ip.To4() != nil {
-			network = "tcp4"
-		}
-	}
-	ln, err := net.Listen(network, addr)
+	ln, err := listen(addr)
 	if err != nil {
 		return nil, fmt.Errorf("serial: %w", err)
 	}
@@ -140,10 +134,7 @@ func ListenRaw(addr string) (*Raw, error) {
 func (r *Raw) Addr() net.Addr { return r.ln.Addr() }
 
 // Exposed reports whether it listens beyond this host.
-func (r *Raw) Exposed() bool {
-	a, ok := r.ln.Addr().(*net.TCPAddr)
-	return !ok || !a.IP.IsLoopback()
-}
+func (r *Raw) Exposed() bool { return exposed(r.ln) }
 
 func (r *Raw) accept() {
 	for {
