@@ -136,34 +136,39 @@ func Speed(o SpeedOptions) ([]SpeedLine, error) {
 	return lines, nil
 }
 
-// flatBus is 64 KB of RAM and no devices, the memory map of z80host alone.
-// With flat set it says its pages are one array (z80host.FlatMemory), as
-// the board does with its ROM switched out.
-type flatBus struct {
-	m     [65536]byte
+// FlatBus is 64 KB of RAM and no devices, the memory map of z80host
+// alone (a z80host.Bus; Get and Set also make it koron's Memory). With
+// Flat set it says its pages are one array (z80host.FlatMemory), as the
+// board does with its ROM switched out.
+type FlatBus struct {
+	M     [65536]byte
+	Flat  bool
 	pages [256]*[256]byte
-	flat  bool
 }
 
-func (f *flatBus) FlatMemory() *[65536]byte {
-	if !f.flat {
+// FlatMemory is z80host.FlatMemory.
+func (f *FlatBus) FlatMemory() *[65536]byte {
+	if !f.Flat {
 		return nil
 	}
-	return &f.m
+	return &f.M
 }
 
-func (f *flatBus) MemoryPages() (r, w *[256]*[256]byte) {
+// MemoryPages gives z80host direct access, as the board does.
+func (f *FlatBus) MemoryPages() (r, w *[256]*[256]byte) {
 	for p := range f.pages {
-		f.pages[p] = (*[256]byte)(f.m[p*256 : p*256+256])
+		f.pages[p] = (*[256]byte)(f.M[p*256 : p*256+256])
 	}
 	return &f.pages, &f.pages
 }
 
-func (f *flatBus) Fetch(a uint16, _ uint64) uint8    { return f.m[a] }
-func (f *flatBus) Read(a uint16, _ uint64) uint8     { return f.m[a] }
-func (f *flatBus) Write(a uint16, v uint8, _ uint64) { f.m[a] = v }
-func (f *flatBus) In(uint16, uint64) (uint8, int)    { return 0xFF, 0 }
-func (f *flatBus) Out(uint16, uint8, uint64) int     { return 0 }
+func (f *FlatBus) Fetch(a uint16, _ uint64) uint8    { return f.M[a] }
+func (f *FlatBus) Read(a uint16, _ uint64) uint8     { return f.M[a] }
+func (f *FlatBus) Write(a uint16, v uint8, _ uint64) { f.M[a] = v }
+func (f *FlatBus) In(uint16, uint64) (uint8, int)    { return 0xFF, 0 }
+func (f *FlatBus) Out(uint16, uint8, uint64) int     { return 0 }
+func (f *FlatBus) Get(a uint16) uint8                { return f.M[a] }
+func (f *FlatBus) Set(a uint16, v uint8)             { f.M[a] = v }
 
 // koronMem is koron's Memory on a plain array, the fastest it runs.
 type koronMem struct{ m [65536]byte }
@@ -187,8 +192,8 @@ type koronLoop struct {
 }
 
 func newKoronLoop(rom []byte) *koronLoop {
-	bus := &flatBus{}
-	copy(bus.m[:], rom)
+	bus := &FlatBus{}
+	copy(bus.M[:], rom)
 	host := z80host.New(bus)
 	const n = 1_000_000
 	t := 0
@@ -234,8 +239,8 @@ func speedIdle(rom []byte, inRAM bool, total sched.Time) (board, host SpeedLine,
 		b.LoadRAM(0, rom)
 		b.Out(0x00, emu.LatchRAM, b.CPU().T())
 	}
-	bare := &flatBus{flat: inRAM}
-	copy(bare.m[:], rom)
+	bare := &FlatBus{Flat: inRAM}
+	copy(bare.M[:], rom)
 	h := z80host.New(bare)
 	k := newKoronLoop(rom)
 	slice := uint64(speedSlice / sched.TState)

@@ -62,38 +62,6 @@ func peerROM(tb testing.TB, w int) []byte {
 	return rom
 }
 
-// flatBus is 64 KB of RAM with the workload's ROM copied in and no devices.
-// With flat set it says its pages are one array (z80host.FlatMemory), as
-// the board does with its ROM switched out.
-type flatBus struct {
-	m     [65536]byte
-	pages [256]*[256]byte
-	flat  bool
-}
-
-func (f *flatBus) FlatMemory() *[65536]byte {
-	if !f.flat {
-		return nil
-	}
-	return &f.m
-}
-
-// MemoryPages gives z80host direct access, as the board does.
-func (f *flatBus) MemoryPages() (r, w *[256]*[256]byte) {
-	for p := range f.pages {
-		f.pages[p] = (*[256]byte)(f.m[p*256 : p*256+256])
-	}
-	return &f.pages, &f.pages
-}
-
-func (f *flatBus) Fetch(a uint16, _ uint64) uint8    { return f.m[a] }
-func (f *flatBus) Read(a uint16, _ uint64) uint8     { return f.m[a] }
-func (f *flatBus) Write(a uint16, v uint8, _ uint64) { f.m[a] = v }
-func (f *flatBus) In(uint16, uint64) (uint8, int)    { return 0xFF, 0 }
-func (f *flatBus) Out(uint16, uint8, uint64) int     { return 0 }
-func (f *flatBus) Get(a uint16) uint8                { return f.m[a] }
-func (f *flatBus) Set(a uint16, v uint8)             { f.m[a] = v }
-
 type koronIO struct{}
 
 func (koronIO) In(uint8) uint8   { return 0xFF }
@@ -102,8 +70,8 @@ func (koronIO) Out(uint8, uint8) {}
 // tPerInstruction measures the workload's mean T-states per instruction on
 // z80host, to express koron's instruction rate in T-states.
 func tPerInstruction(rom []byte) float64 {
-	bus := &flatBus{}
-	copy(bus.m[:], rom)
+	bus := &bench.FlatBus{}
+	copy(bus.M[:], rom)
 	cpu := z80host.New(bus)
 	const n = 2_000_000
 	var t int
@@ -147,13 +115,13 @@ func benchPeer(b *testing.B, rom []byte, inRAM bool) {
 		board.LoadRAM(0, rom)
 		board.Out(0x00, emu.LatchRAM, board.CPU().T())
 	}
-	bare := &flatBus{flat: inRAM}
-	copy(bare.m[:], rom)
+	bare := &bench.FlatBus{Flat: inRAM}
+	copy(bare.M[:], rom)
 	host := z80host.New(bare)
 	ratio := tPerInstruction(rom)
 	steps := int(float64(sliceT/sched.TState) / ratio)
-	kmem := &flatBus{}
-	copy(kmem.m[:], rom)
+	kmem := &bench.FlatBus{}
+	copy(kmem.M[:], rom)
 	kcpu := &z80.CPU{Memory: kmem, IO: koronIO{}}
 	limit := uint64(sliceT / sched.TState)
 	var tBoard, tHost, tKoron, cBoard, cHost, cKoron time.Duration
@@ -264,8 +232,8 @@ func BenchmarkBackupRow(b *testing.B) {
 	}
 	rom := peerROM(b, 1)
 	ratio := tPerInstruction(rom)
-	kmem := &flatBus{}
-	copy(kmem.m[:], rom)
+	kmem := &bench.FlatBus{}
+	copy(kmem.M[:], rom)
 	kcpu := &z80.CPU{Memory: kmem, IO: koronIO{}}
 	dir := b.TempDir()
 	var tBoard, tKoron time.Duration
