@@ -1,5 +1,7 @@
 package mcd403
 
+import "github.com/lbplus/lbplus/scsi/scsidev"
+
 // Sense keys and additional sense codes (SCSI-1 CCS extended sense) [A]:
 // the MCD-403's own sense codes are not documented; these are the standard
 // codes a drive of 1987 would most plausibly return.
@@ -12,21 +14,19 @@ const (
 	KeyBlankCheck     = 0x8
 	KeyVolumeOverflow = 0xD
 
-	ASCInvalidCommand  = 0x20
-	ASCBadBlock        = 0x21 // logical block address out of range
-	ASCInvalidField    = 0x24 // invalid field in CDB
-	ASCInvalidLUN      = 0x25
-	ASCInvalidParam    = 0x26 // invalid field in parameter list
-	ASCWriteProtected  = 0x27
-	ASCNotReady        = 0x04 // ASCQ 01: becoming ready (retension)
-	ASCNoMedium        = 0x3A
-	ASCWriteError      = 0x0C
-	ASCReadError       = 0x11
-	ASCEndOfMedium     = 0x00 // ASCQ 02: end of partition/medium detected
-	ASCQBecomingReady  = 0x01
-	ASCQEndOfMedium    = 0x02
-	senseLength        = 18
-	senseAdditionalLen = senseLength - 8
+	ASCInvalidCommand = 0x20
+	ASCBadBlock       = 0x21 // logical block address out of range
+	ASCInvalidField   = 0x24 // invalid field in CDB
+	ASCInvalidLUN     = 0x25
+	ASCInvalidParam   = 0x26 // invalid field in parameter list
+	ASCWriteProtected = 0x27
+	ASCNotReady       = 0x04 // ASCQ 01: becoming ready (retension)
+	ASCNoMedium       = 0x3A
+	ASCWriteError     = 0x0C
+	ASCReadError      = 0x11
+	ASCEndOfMedium    = 0x00 // ASCQ 02: end of partition/medium detected
+	ASCQBecomingReady = 0x01
+	ASCQEndOfMedium   = 0x02
 )
 
 // sense is the pending sense data, cleared by REQUEST SENSE.
@@ -37,21 +37,8 @@ type sense struct {
 	info           uint32 // the block concerned
 }
 
-// bytes is the 18-byte extended sense: byte 0 70h (bit 7 = information
-// valid), byte 2 sense key with EOM in bit 6, bytes 3-6 the block, byte 7
-// additional length, bytes 12-13 ASC and ASCQ.
+// bytes is the extended sense (scsidev.ExtendedSense), EOM in bit 6 of
+// the key byte.
 func (s sense) bytes() []byte {
-	b := make([]byte, senseLength)
-	b[0] = 0x70
-	if s.valid {
-		b[0] |= 0x80
-		b[3], b[4], b[5], b[6] = byte(s.info>>24), byte(s.info>>16), byte(s.info>>8), byte(s.info)
-	}
-	b[2] = s.key & 0x0F
-	if s.eom {
-		b[2] |= 0x40
-	}
-	b[7] = senseAdditionalLen
-	b[12], b[13] = s.asc, s.ascq
-	return b
+	return scsidev.ExtendedSense(s.key, s.asc, s.ascq, s.eom, s.valid, s.info)
 }

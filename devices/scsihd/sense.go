@@ -1,5 +1,7 @@
 package scsihd
 
+import "github.com/lbplus/lbplus/scsi/scsidev"
+
 // Sense keys and additional sense codes of the extended sense [F SCSI-1,
 // CCS; which one the drive raises for what is A where docs/SCSIHD.md
 // says so].
@@ -23,7 +25,7 @@ const (
 	ASCQBecomingReady = 0x01
 	ASCQStartNeeded   = 0x02
 
-	senseLength = 18
+	senseLength = scsidev.ExtendedSenseLength
 )
 
 // sense is the pending sense, kept until REQUEST SENSE or the next
@@ -34,18 +36,7 @@ type sense struct {
 	Info           uint32 // the block concerned
 }
 
-// bytes is the 18-byte extended sense: byte 0 70h (bit 7: information
-// valid), byte 2 the key, bytes 3-6 the block, byte 7 the additional
-// length (10), bytes 12-13 ASC and ASCQ.
+// bytes is the extended sense (scsidev.ExtendedSense).
 func (s sense) bytes() []byte {
-	b := make([]byte, senseLength)
-	b[0] = 0x70
-	if s.Valid {
-		b[0] |= 0x80
-		b[3], b[4], b[5], b[6] = byte(s.Info>>24), byte(s.Info>>16), byte(s.Info>>8), byte(s.Info)
-	}
-	b[2] = s.Key & 0x0F
-	b[7] = senseLength - 8
-	b[12], b[13] = s.ASC, s.ASCQ
-	return b
+	return scsidev.ExtendedSense(s.Key, s.ASC, s.ASCQ, false, s.Valid, s.Info)
 }

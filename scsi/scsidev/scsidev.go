@@ -350,3 +350,27 @@ func (h *FailHook) Fail(err error) {
 		h.fail(err)
 	}
 }
+
+// ExtendedSenseLength is the length of the extended sense ExtendedSense
+// makes.
+const ExtendedSenseLength = 18
+
+// ExtendedSense is the 18-byte extended sense of a REQUEST SENSE
+// [F SCSI-1]: byte 0 70h (bit 7: the information bytes hold a block),
+// byte 2 the sense key (bit 6: end of medium), bytes 3-6 the block, byte 7
+// the additional length (10), bytes 12-13 ASC and ASCQ.
+func ExtendedSense(key, asc, ascq byte, eom, valid bool, info uint32) []byte {
+	b := make([]byte, ExtendedSenseLength)
+	b[0] = 0x70
+	if valid {
+		b[0] |= 0x80
+		b[3], b[4], b[5], b[6] = byte(info>>24), byte(info>>16), byte(info>>8), byte(info)
+	}
+	b[2] = key & 0x0F
+	if eom {
+		b[2] |= 0x40
+	}
+	b[7] = ExtendedSenseLength - 8
+	b[12], b[13] = asc, ascq
+	return b
+}
