@@ -19,19 +19,6 @@ func TestParseInterleaves(t *testing.T) {
 	}
 }
 
-func TestParseTransfer(t *testing.T) {
-	secs, reads, err := parseTransfer("4Kx2")
-	require.NoError(t, err)
-	assert.Equal(t, []int{8, 2}, []int{secs, reads})
-	secs, reads, err = parseTransfer("8kX1")
-	require.NoError(t, err)
-	assert.Equal(t, []int{16, 1}, []int{secs, reads})
-	for _, bad := range []string{"4K", "x2", "0Kx1", "16Kx3", "4Kx0"} {
-		_, _, err := parseTransfer(bad)
-		assert.Error(t, err, bad)
-	}
-}
-
 func TestBenchInterleaveJSON(t *testing.T) {
 	var out bytes.Buffer
 	rootCmd.SetOut(&out)
