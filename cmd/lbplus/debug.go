@@ -415,7 +415,7 @@ func sizeText(n uint64) string {
 // system disk (its block 31 is our configuration block), so the debugger
 // can name CP/M's CCP, BDOS and BIOS by itself.
 func bootsOurCPM(b *emu.Board) bool {
-	m, ok := b.SCSIDevice(HD0ID).(scsidev.Medium)
+	m, ok := b.SCSIDevice(emu.HD0ID).(scsidev.Medium)
 	if !ok {
 		return false
 	}

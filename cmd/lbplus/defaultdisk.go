@@ -13,7 +13,6 @@ import (
 	"github.com/lbplus/lbplus/roms/cpmbios"
 	"github.com/lbplus/lbplus/roms/cpmtape"
 	"github.com/lbplus/lbplus/roms/cpmutil"
-	"github.com/lbplus/lbplus/scsi/scsidev"
 )
 
 // DefaultDiskName is the default system disk's file in the data directory.
@@ -77,12 +76,6 @@ func defaultSystemDisk(w io.Writer) (string, error) {
 	}
 	fmt.Fprintf(w, "lbplus: made the default system disk %s (delete it to start fresh)\r\n", path)
 	return path, nil
-}
-
-// defaultDiskSpec attaches the default system disk at path: the ACB-4000
-// at HD0ID, as --hd0 would.
-func defaultDiskSpec(path string) scsidev.Spec {
-	return scsidev.Spec{ID: HD0ID, Type: hd0Type, Images: []string{path}}
 }
 
 // readme is A:README.TXT of the default system disk.

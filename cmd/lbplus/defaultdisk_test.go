@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/lbplus/lbplus/devices/mcd403"
+	"github.com/lbplus/lbplus/emu"
 	"github.com/lbplus/lbplus/emu/console"
 	"github.com/lbplus/lbplus/scsi/scsidev"
 )
@@ -193,8 +194,8 @@ func TestRunTapeJoinsTheDefaultDisk(t *testing.T) {
 	require.NoError(t, err)
 	disk := filepath.Join(os.Getenv("XDG_DATA_HOME"), "lbplus", DefaultDiskName)
 	assert.ElementsMatch(t, []scsidev.Spec{
-		{ID: TapeID, Type: "mcd403", Images: []string{tape}},
-		{ID: HD0ID, Type: "acb4000", Images: []string{disk}},
+		{ID: emu.TapeID, Type: "mcd403", Images: []string{tape}},
+		{ID: emu.HD0ID, Type: "acb4000", Images: []string{disk}},
 	}, cfg.SCSI)
 
 	fd := filepath.Join(t.TempDir(), "f.imd")
@@ -204,7 +205,7 @@ func TestRunTapeJoinsTheDefaultDisk(t *testing.T) {
 	cfg, err = runConfig(runCmd)
 	require.NoError(t, err)
 	assert.ElementsMatch(t, []scsidev.Spec{
-		{ID: TapeID, Type: "mcd403", Images: []string{tape}},
-		{ID: HD0ID, Type: "acb4000", Images: []string{disk}},
+		{ID: emu.TapeID, Type: "mcd403", Images: []string{tape}},
+		{ID: emu.HD0ID, Type: "acb4000", Images: []string{disk}},
 	}, cfg.SCSI, "a floppy of the user's keeps the default disk")
 }

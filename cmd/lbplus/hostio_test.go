@@ -86,7 +86,7 @@ func newHostRig(t *testing.T, serial, printer string, files map[string][]byte) *
 	rom, err := monitor.Image()
 	require.NoError(t, err)
 	cfg := emu.DefaultConfig(rom)
-	cfg.SCSI = []scsidev.Spec{{ID: HD0ID, Type: "acb4000", Images: []string{disk}}}
+	cfg.SCSI = []scsidev.Spec{{ID: emu.HD0ID, Type: "acb4000", Images: []string{disk}}}
 	cfg.Serial, cfg.Printer = serial, printer
 	r := &hostRig{tr: &console.Transcript{}, disk: disk}
 	cfg.ConsoleOut = r.tr.Out

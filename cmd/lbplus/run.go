@@ -429,7 +429,7 @@ func runConfig(cmd *cobra.Command) (emu.Config, error) {
 	}
 	cfg.SCSI = append(cfg.SCSI, specs...)
 	if runFlags.machine == "" {
-		cfg.Floppies = defaultFloppies()
+		cfg.Floppies = emu.DefaultFloppies()
 	}
 	if err := applyFloppyFlags(&cfg); err != nil {
 		return cfg, err
@@ -446,7 +446,7 @@ func runConfig(cmd *cobra.Command) (emu.Config, error) {
 	if err := hostIOFlags(cmd, &cfg); err != nil {
 		return cfg, err
 	}
-	if runFlags.machine == "" && !hasDisk(cfg) {
+	if runFlags.machine == "" && !cfg.HasDisk() {
 		// No disk attached (a tape alone is fine: BACKUP and RESTORE on
 		// the default disk want one): boot CP/M from the default system
 		// disk (our ROM or a user's Ampro ROM: its loader needs only
@@ -465,7 +465,7 @@ func runConfig(cmd *cobra.Command) (emu.Config, error) {
 		if err != nil {
 			return cfg, err
 		}
-		cfg.SCSI = append(cfg.SCSI, defaultDiskSpec(path))
+		cfg.SCSI = append(cfg.SCSI, emu.DefaultDisk(path))
 	}
 	if cfg.ROM == nil {
 		rom, err := monitor.Image()
@@ -525,28 +525,6 @@ func checkFloppy(f emu.Floppy) error {
 		return fmt.Errorf("floppy drive %d: %w", f.Drive, err)
 	}
 	return im.Close()
-}
-
-// defaultFloppies are the drives of a machine without a machine file: two
-// 48 tpi drives, empty, as the BIOS's banner counts them, so a disk can be
-// inserted at the escape prompt; --fdN puts an image in drive N (or adds
-// drives 2 and 3).
-func defaultFloppies() []emu.Floppy {
-	return []emu.Floppy{{Drive: 0, Type: "48tpi"}, {Drive: 1, Type: "48tpi"}}
-}
-
-// hasDisk reports whether cfg has a SCSI device that is not a tape (a
-// type not registered counts as a disk: Validate refuses it). Floppies do
-// not count: a floppy added to the default machine keeps the default
-// system disk (the ROM tries floppy A first and boots it if it is a
-// system disk, the hard disk otherwise).
-func hasDisk(cfg emu.Config) bool {
-	for _, d := range cfg.SCSI {
-		if k, ok := emu.SCSIKindOf(d.Type); !ok || k != scsidev.Tape {
-			return true
-		}
-	}
-	return false
 }
 
 // bootWarning says in one line why the boot ROM will not boot from SCSI

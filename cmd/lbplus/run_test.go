@@ -41,36 +41,6 @@ func TestRunRejectsBadInput(t *testing.T) {
 	}
 }
 
-func TestParseSCSIFlag(t *testing.T) {
-	tests := []struct {
-		arg  string
-		want scsidev.Spec
-		err  string
-	}{
-		{"0=acb4000:hd0.img", scsidev.Spec{ID: 0, Type: "acb4000", Images: []string{"hd0.img"}}, ""},
-		{"0=acb4000:a.img,b.img", scsidev.Spec{ID: 0, Type: "acb4000", Images: []string{"a.img", "b.img"}}, ""},
-		{"3=mcd403,ro:t.tape", scsidev.Spec{ID: 3, Type: "mcd403", Images: []string{"t.tape"}, ReadOnly: true}, ""},
-		{"2=acb4000,geometry=st125:d.hda", scsidev.Spec{ID: 2, Type: "acb4000", Images: []string{"d.hda"}, Geometry: "st125"}, ""},
-		{"2=acb4000,interleave=9,ro:d.hda", scsidev.Spec{ID: 2, Type: "acb4000", Images: []string{"d.hda"}, Interleave: 9, ReadOnly: true}, ""},
-		{"2=acb4000,interleave=0:d.hda", scsidev.Spec{}, `interleave "0": want a number from 1`},
-		{"2=acb4000,interleave=x:d.hda", scsidev.Spec{}, `interleave "x": want a number from 1`},
-		{"acb4000:x", scsidev.Spec{}, "no ID="},
-		{"9=acb4000:x", scsidev.Spec{}, "the ID is a number 0-7"},
-		{"0=acb4000", scsidev.Spec{}, "no image FILE"},
-		{"0=acb4000,fast:x", scsidev.Spec{}, `unknown option "fast" (ro, geometry=NAME, interleave=N)`},
-	}
-	for _, tt := range tests {
-		got, err := parseSCSIFlag(tt.arg)
-		if tt.err != "" {
-			assert.ErrorContains(t, err, tt.err, tt.arg)
-			assert.ErrorContains(t, err, tt.arg)
-			continue
-		}
-		require.NoError(t, err, tt.arg)
-		assert.Equal(t, tt.want, got, tt.arg)
-	}
-}
-
 // resetRunFlags puts the run flags back to their defaults after a test.
 func resetRunFlags(t *testing.T) {
 	t.Cleanup(func() {
@@ -223,33 +193,6 @@ func TestRunRawImage(t *testing.T) {
 		require.Error(t, err, tt.arg)
 		assert.Contains(t, err.Error(), tt.want)
 		assert.NotContains(t, err.Error(), "\n")
-	}
-}
-
-// --hd0 takes the options of --scsi after the file; a comma that does not
-// start an option stays in the file name.
-func TestHD0Flag(t *testing.T) {
-	tests := []struct {
-		arg  string
-		want scsidev.Spec
-		err  string
-	}{
-		{"a.img", scsidev.Spec{Images: []string{"a.img"}}, ""},
-		{"a.img,ro", scsidev.Spec{Images: []string{"a.img"}, ReadOnly: true}, ""},
-		{"d.hda,geometry=st125,interleave=2", scsidev.Spec{Images: []string{"d.hda"}, Geometry: "st125", Interleave: 2}, ""},
-		{"d.hda,interleave=5,ro", scsidev.Spec{Images: []string{"d.hda"}, Interleave: 5, ReadOnly: true}, ""},
-		{"my,disk.hda,interleave=5", scsidev.Spec{Images: []string{"my,disk.hda"}, Interleave: 5}, ""},
-		{"d.hda,interleave=-2", scsidev.Spec{}, `--hd0 "d.hda,interleave=-2": interleave "-2": want a number from 1`},
-	}
-	for _, tt := range tests {
-		got, err := hd0Flag(tt.arg)
-		if tt.err != "" {
-			assert.EqualError(t, err, tt.err+" (1:1) to the sectors per track - 1", tt.arg)
-			continue
-		}
-		require.NoError(t, err, tt.arg)
-		tt.want.ID, tt.want.Type = HD0ID, "acb4000"
-		assert.Equal(t, tt.want, got, tt.arg)
 	}
 }
 

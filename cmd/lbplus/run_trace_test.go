@@ -105,7 +105,7 @@ func TestRunTraceWriteErrorStopsAtOnce(t *testing.T) {
 		rom, err := monitor.Image()
 		require.NoError(t, err)
 		cfg := emu.DefaultConfig(rom)
-		cfg.SCSI = []scsidev.Spec{{ID: HD0ID, Type: "acb4000", Images: []string{disk}}}
+		cfg.SCSI = []scsidev.Spec{{ID: emu.HD0ID, Type: "acb4000", Images: []string{disk}}}
 		b, err := emu.New(cfg)
 		require.NoError(t, err)
 		require.NoError(t, attachBusTrace(b))

@@ -88,7 +88,7 @@ func TestFloppyKeepsTheDefaultDisk(t *testing.T) {
 	cfg, err := runConfig(runCmd)
 	require.NoError(t, err)
 	require.Len(t, cfg.SCSI, 1, "the default system disk")
-	assert.Equal(t, HD0ID, cfg.SCSI[0].ID)
+	assert.Equal(t, emu.HD0ID, cfg.SCSI[0].ID)
 	require.Len(t, cfg.Floppies, 2)
 	for _, f := range cfg.Floppies {
 		if f.Drive == 1 {
