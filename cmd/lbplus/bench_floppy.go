@@ -50,20 +50,13 @@ track (docs/FLOPPY.md, "Bench").
 				}
 			}
 			bar := newProgress(cmd.ErrOrStderr())
-			var rows []bench.FloppyRow
-			total := len(ils) * len(ls)
-			for _, l := range ls {
-				for _, il := range ils {
-					bar.show(fmt.Sprintf("%d:1, %d T a byte", il, l), int64(len(rows)), int64(total))
-					r, err := bench.Floppy(il, l)
-					if err != nil {
-						bar.done()
-						return err
-					}
-					rows = append(rows, r)
-				}
-			}
+			rows, err := bench.FloppySweep(ils, ls, func(il, l, done, total int) {
+				bar.show(fmt.Sprintf("%d:1, %d T a byte", il, l), int64(done), int64(total))
+			})
 			bar.done()
+			if err != nil {
+				return err
+			}
 			if asJSON {
 				enc := json.NewEncoder(cmd.OutOrStdout())
 				enc.SetIndent("", "  ")

@@ -57,18 +57,13 @@ Examples:
 					return fmt.Errorf("--delay %d: give 0 to %d ms", d, maxTapeDelayMS)
 				}
 			}
-			var setups []bench.TapeSetup
-			for _, k := range ks {
-				for _, b := range bs {
-					for _, d := range ds {
-						s := bench.TapeSetup{Interleave: k, Burst: b, Read: read, Blocks: blocks,
-							Delay: sched.Time(d) * sched.Millisecond}
-						if err := s.Validate(); err != nil { // all of them before the first long run
-							return err
-						}
-						setups = append(setups, s)
-					}
-				}
+			delays := make([]sched.Time, len(ds))
+			for i, d := range ds {
+				delays[i] = sched.Time(d) * sched.Millisecond
+			}
+			setups, err := bench.TapeSetups(bench.TapeSetup{Read: read, Blocks: blocks}, ks, bs, delays)
+			if err != nil {
+				return err
 			}
 			if err := checkOutputs(nil, outputFile{"--trace", traceTo}); err != nil {
 				return err
@@ -90,17 +85,14 @@ Examples:
 				trace = bw
 			}
 			bar := newProgress(cmd.ErrOrStderr())
-			var out []bench.TapeResult
-			for i, s := range setups {
+			out, err := bench.TapeSweep(setups, bench.TapeOptions{Dir: dir, Trace: trace, WaitOnDRQ: waitDRQ}, func(i int) {
+				s := setups[i]
 				bar.show(fmt.Sprintf("%d/%d %d:1 burst %d", i+1, len(setups), s.Interleave, s.Burst), int64(i), int64(len(setups)))
-				r, err := bench.RunTape(s, bench.TapeOptions{Dir: dir, Trace: trace, WaitOnDRQ: waitDRQ})
-				if err != nil {
-					bar.done()
-					return err
-				}
-				out = append(out, r)
-			}
+			})
 			bar.done()
+			if err != nil {
+				return err
+			}
 			failed := 0
 			for _, r := range out {
 				if r.Failed != "" {
