@@ -14,7 +14,7 @@ import (
 	"github.com/lbplus/lbplus/roms/diskbench"
 )
 
-func init() {
+func newBenchInterleaveCmd(bo *benchOptions) *cobra.Command {
 	var (
 		ilList, trList, mode string
 		jsonFlag             bool
@@ -59,13 +59,13 @@ Without --interleave and --transfer it runs the story's table: 4Kx2 at
 					return fmt.Errorf("--transfer: %w", err)
 				}
 			}
-			dir, err := scratchDir()
+			dir, err := bo.scratchDir()
 			if err != nil {
 				return err
 			}
 			defer bench.RemoveScratch(dir)
 			w.Dir = dir
-			bar := newProgress(cmd.ErrOrStderr())
+			bar := bo.progress(cmd.ErrOrStderr())
 			w.Progress = func(label string, done, total int) { bar.show(label, int64(done), int64(total)) }
 			header := false
 			rows, err := bench.Interleave(w, func(r bench.InterleaveRow) {
@@ -101,7 +101,7 @@ Without --interleave and --transfer it runs the story's table: 4Kx2 at
 	f.StringVar(&mode, "mode", "burst", "data handshake: burst (INIR) or byte")
 	f.IntVar(&o.Burst, "burst", 256, "bytes per INIR burst")
 	f.BoolVar(&o.WaitOnDRQ, "wait-on-drq", false, "board holds WAIT for DRQ (hypothesis B)")
-	benchCmd.AddCommand(cmd)
+	return cmd
 }
 
 func parseInterleaves(s string) ([]int, error) {

@@ -17,7 +17,7 @@ import (
 	"github.com/lbplus/lbplus/sched"
 )
 
-func init() {
+func newBenchTapeCmd(bo *benchOptions) *cobra.Command {
 	var (
 		interleaves, bursts, delays string
 		blocks                      int
@@ -68,7 +68,7 @@ Examples:
 			if err := checkOutputs(nil, outputFile{"--trace", traceTo}); err != nil {
 				return err
 			}
-			dir, err := scratchDir()
+			dir, err := bo.scratchDir()
 			if err != nil {
 				return err
 			}
@@ -84,7 +84,7 @@ Examples:
 				defer bw.Flush()
 				trace = bw
 			}
-			bar := newProgress(cmd.ErrOrStderr())
+			bar := bo.progress(cmd.ErrOrStderr())
 			out, err := bench.TapeSweep(setups, bench.TapeOptions{Dir: dir, Trace: trace, WaitOnDRQ: waitDRQ}, func(i int) {
 				s := setups[i]
 				bar.show(fmt.Sprintf("%d/%d %d:1 burst %d", i+1, len(setups), s.Interleave, s.Burst), int64(i), int64(len(setups)))
@@ -120,7 +120,7 @@ Examples:
 	f.BoolVar(&waitDRQ, "wait-on-drq", false, "board option: port 28 holds WAIT until DRQ (hypothesis B)")
 	f.StringVar(&traceTo, "trace", "", "write the SCSI bus trace with 5380 and drive events to this file (large)")
 	f.BoolVar(&asJSON, "json", false, "print a JSON array of {interleave, burst, bytes_per_sec, repositions, hung, ...}")
-	benchCmd.AddCommand(cmd)
+	return cmd
 }
 
 // maxTapeDelayMS is the longest --delay: TAPEBENCH counts it in 64 us

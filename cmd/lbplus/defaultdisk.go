@@ -106,13 +106,15 @@ directory; delete it to start again from a fresh one.
 `
 
 // defaultPrograms are our CP/M programs (roms/cpmutil) on the default A:.
-var defaultPrograms = []string{"SUBMIT", "DUMP", "COPY", "STAT", "FORMAT", "EDIT", "XFER"}
+func defaultPrograms() []string {
+	return []string{"SUBMIT", "DUMP", "COPY", "STAT", "FORMAT", "EDIT", "XFER"}
+}
 
 // putPrograms puts our CP/M programs on a file system, user 0: the ones of
 // the default system disk's A:, which every system disk lbplus makes
 // carries (disk create --system, floppy create --system).
 func putPrograms(fs *cpmfs.FS) error {
-	for _, name := range defaultPrograms {
+	for _, name := range defaultPrograms() {
 		com, err := cpmutil.Program(name)
 		if err == nil {
 			err = fs.Write(0, name+".COM", com)

@@ -81,7 +81,7 @@ func newHostRig(t *testing.T, serial, printer string, files map[string][]byte) *
 		paths = append(paths, p)
 	}
 	if len(paths) > 0 {
-		require.NoError(t, cpmPut(io.Discard, disk, paths, 0))
+		require.NoError(t, cpmOptions{}.put(io.Discard, disk, paths))
 	}
 	rom, err := monitor.Image()
 	require.NoError(t, err)
@@ -112,7 +112,7 @@ func (r *hostRig) close() {
 func (r *hostRig) file(t *testing.T, name string) []byte {
 	t.Helper()
 	r.close()
-	fs, done, err := openCPM(r.disk, true)
+	fs, done, err := cpmOptions{}.open(r.disk, true)
 	require.NoError(t, err)
 	defer done()
 	data, err := fs.Read(0, name)

@@ -27,40 +27,40 @@ shorthands for --scsi 0=acb4000:FILE and --scsi 1=mcd403:FILE; --hd0 takes
 the same options after the file: --hd0 disk.hda,geometry=st125,interleave=2.`
 
 // addSCSIFlags adds --scsi and the shorthands to f.
-func addSCSIFlags(f *pflag.FlagSet) {
-	f.StringArrayVar(&runFlags.scsi, "scsi", nil, "SCSI device `ID=TYPE:FILE` (repeatable), e.g. 0=acb4000:hd0.img, 0=scsihd:disk.img or 3=mcd403:t.tape")
-	f.StringVar(&runFlags.hd0, "hd0", "", "disk image `FILE[,OPTION...]` for the ACB-4000 at SCSI ID 0, LUN 0 (make one with lbplus disk create); options: ro (read-only), geometry=NAME or CxHxS and interleave=N (of a raw image)")
-	f.StringVar(&runFlags.lun1, "hd0-lun1", "", "disk image `FILE[,ro]` for the ACB-4000's second drive (LUN 1)")
-	f.StringVar(&runFlags.tape, "tape", "", "cartridge image `FILE[,ro]` for the MCD-403 at SCSI ID 1 (make one with lbplus tape create; ,ro: read-only)")
+func addSCSIFlags(f *pflag.FlagSet, o *runOptions) {
+	f.StringArrayVar(&o.scsi, "scsi", nil, "SCSI device `ID=TYPE:FILE` (repeatable), e.g. 0=acb4000:hd0.img, 0=scsihd:disk.img or 3=mcd403:t.tape")
+	f.StringVar(&o.hd0, "hd0", "", "disk image `FILE[,OPTION...]` for the ACB-4000 at SCSI ID 0, LUN 0 (make one with lbplus disk create); options: ro (read-only), geometry=NAME or CxHxS and interleave=N (of a raw image)")
+	f.StringVar(&o.lun1, "hd0-lun1", "", "disk image `FILE[,ro]` for the ACB-4000's second drive (LUN 1)")
+	f.StringVar(&o.tape, "tape", "", "cartridge image `FILE[,ro]` for the MCD-403 at SCSI ID 1 (make one with lbplus tape create; ,ro: read-only)")
 }
 
 // scsiFlagSpecs returns the devices --scsi and the shorthands give, in
 // that order.
-func scsiFlagSpecs() ([]scsidev.Spec, error) {
+func scsiFlagSpecs(o *runOptions) ([]scsidev.Spec, error) {
 	var specs []scsidev.Spec
-	for _, arg := range runFlags.scsi {
+	for _, arg := range o.scsi {
 		spec, err := scsidev.ParseSpec(arg)
 		if err != nil {
 			return nil, fmt.Errorf("--scsi %w", err)
 		}
 		specs = append(specs, spec)
 	}
-	if runFlags.lun1 != "" && runFlags.hd0 == "" {
-		return nil, fmt.Errorf("--hd0-lun1 %s needs --hd0 too", runFlags.lun1)
+	if o.lun1 != "" && o.hd0 == "" {
+		return nil, fmt.Errorf("--hd0-lun1 %s needs --hd0 too", o.lun1)
 	}
-	if runFlags.hd0 != "" {
-		spec, err := scsidev.ParseImage(emu.DefaultDisk(""), runFlags.hd0)
+	if o.hd0 != "" {
+		spec, err := scsidev.ParseImage(emu.DefaultDisk(""), o.hd0)
 		if err != nil {
-			return nil, fmt.Errorf("--hd0 %q: %w", runFlags.hd0, err)
+			return nil, fmt.Errorf("--hd0 %q: %w", o.hd0, err)
 		}
-		if runFlags.lun1 != "" {
-			lun1, ro1 := scsidev.SplitReadOnly(runFlags.lun1)
+		if o.lun1 != "" {
+			lun1, ro1 := scsidev.SplitReadOnly(o.lun1)
 			spec.Images, spec.ReadOnly = append(spec.Images, lun1), spec.ReadOnly || ro1
 		}
 		specs = append(specs, spec)
 	}
-	if runFlags.tape != "" {
-		tape, ro := scsidev.SplitReadOnly(runFlags.tape)
+	if o.tape != "" {
+		tape, ro := scsidev.SplitReadOnly(o.tape)
 		specs = append(specs, scsidev.Spec{ID: emu.TapeID, Type: emu.TapeType, Images: []string{tape}, ReadOnly: ro})
 	}
 	return specs, nil

@@ -13,16 +13,16 @@ import (
 	"github.com/lbplus/lbplus/roms/cpmbios"
 )
 
-var sysgenFlags struct {
-	ccpBDOS string
-	burst   string
-	format  string
-}
-
-var sysgenCmd = &cobra.Command{
-	Use:   "sysgen [--ccp-bdos FILE] IMAGE",
-	Short: "Write the CP/M system (boot loader, CCP+BDOS, BIOS) to a system disk",
-	Long: `Rewrite the system of an lbplus CP/M hard disk (one made with lbplus disk
+func newSysgenCmd() *cobra.Command {
+	var o struct {
+		ccpBDOS string
+		burst   string
+		format  string
+	}
+	cmd := &cobra.Command{
+		Use:   "sysgen [--ccp-bdos FILE] IMAGE",
+		Short: "Write the CP/M system (boot loader, CCP+BDOS, BIOS) to a system disk",
+		Long: `Rewrite the system of an lbplus CP/M hard disk (one made with lbplus disk
 create --system) or the system tracks of an Ampro-format floppy image (.imd
 or raw; --format amp2 for a raw image whose size is ambiguous): the boot
 loader, the CCP and BDOS, and the BIOS. Files on the disk stay.
@@ -31,24 +31,22 @@ loader, the CCP and BDOS, and the BIOS. Files on the disk stay.
 (DR CP/M 2.2's 60K layout; docs/CPM.md), e.g. Digital Research's CP/M 2.2
 or ZCPR/ZRDOS. --transfer byte|burst chooses how the BIOS moves SCSI data
 (default: keep the disk's setting).`,
-	Args: cobra.ExactArgs(1),
-	RunE: func(cmd *cobra.Command, args []string) error {
-		if !isHDImage(args[0]) {
-			if sysgenFlags.burst != "" {
-				return fmt.Errorf("%s: --transfer is for a hard disk (a floppy's BIOS takes the mode from the hard disk)", args[0])
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if !isHDImage(args[0]) {
+				if o.burst != "" {
+					return fmt.Errorf("%s: --transfer is for a hard disk (a floppy's BIOS takes the mode from the hard disk)", args[0])
+				}
+				return sysgenFloppy(cmd.OutOrStdout(), args[0], o.ccpBDOS, o.format)
 			}
-			return sysgenFloppy(cmd.OutOrStdout(), args[0], sysgenFlags.ccpBDOS, sysgenFlags.format)
-		}
-		return sysgen(cmd.OutOrStdout(), args[0], sysgenFlags.ccpBDOS, sysgenFlags.burst)
-	},
-}
-
-func init() {
-	f := sysgenCmd.Flags()
-	f.StringVar(&sysgenFlags.ccpBDOS, "ccp-bdos", "", "CCP+BDOS image `FILE` (5632 bytes for CCP D400h) instead of lbplus's")
-	f.StringVar(&sysgenFlags.burst, "transfer", "", "SCSI data transfers of the BIOS: byte or burst (default: as the disk has it)")
-	f.StringVar(&sysgenFlags.format, "format", "", "floppy: the format of a raw image whose size is ambiguous (amp2 or amp3)")
-	rootCmd.AddCommand(sysgenCmd)
+			return sysgen(cmd.OutOrStdout(), args[0], o.ccpBDOS, o.burst)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.ccpBDOS, "ccp-bdos", "", "CCP+BDOS image `FILE` (5632 bytes for CCP D400h) instead of lbplus's")
+	f.StringVar(&o.burst, "transfer", "", "SCSI data transfers of the BIOS: byte or burst (default: as the disk has it)")
+	f.StringVar(&o.format, "format", "", "floppy: the format of a raw image whose size is ambiguous (amp2 or amp3)")
+	return cmd
 }
 
 // ccpBDOSImage is the CCP+BDOS to install: the file's, or ours.
@@ -239,15 +237,12 @@ func putFloppyPrograms(path string, f fdimage.Format) error {
 	return im.Close()
 }
 
-// fdSystem is floppy create's --system options.
-var fdSystem systemFlags
-
 // floppySystem puts the system on a new floppy's disk when --system asks.
-func floppySystem(path string, f fdimage.Format, d *fdimage.Disk) error {
-	if !fdSystem.on {
+func floppySystem(path string, f fdimage.Format, d *fdimage.Disk, system systemFlags) error {
+	if !system.on {
 		return nil
 	}
-	sys, err := ccpBDOSImage(fdSystem.ccpBDOS)
+	sys, err := ccpBDOSImage(system.ccpBDOS)
 	if err != nil {
 		return err
 	}
