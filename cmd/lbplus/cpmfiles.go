@@ -14,6 +14,7 @@ import (
 	"github.com/lbplus/lbplus/cpmfs"
 	"github.com/lbplus/lbplus/devices/fdimage"
 	"github.com/lbplus/lbplus/roms/cpmbios"
+	"github.com/lbplus/lbplus/sysdisk"
 )
 
 // cpmOptions are the flags of the cpm subcommands.
@@ -86,8 +87,8 @@ on an image lbplus run has open.`,
 // open opens the file system of an image (--part of a hard disk, a
 // floppy of --format); done closes the image.
 func (o cpmOptions) open(path string, readOnly bool) (fs *cpmfs.FS, done func() error, err error) {
-	if isHDImage(path) {
-		f, err := openHDFile(path, readOnly)
+	if sysdisk.IsHD(path) {
+		f, err := sysdisk.OpenHD(path, readOnly)
 		if err != nil {
 			return nil, nil, err
 		}

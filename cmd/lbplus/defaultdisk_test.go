@@ -16,6 +16,7 @@ import (
 	"github.com/lbplus/lbplus/emu"
 	"github.com/lbplus/lbplus/emu/console"
 	"github.com/lbplus/lbplus/scsi/scsidev"
+	"github.com/lbplus/lbplus/sysdisk"
 )
 
 // runScript runs `lbplus run` with no arguments (at --speed max) on this
@@ -148,7 +149,7 @@ func TestRunDefaultSession(t *testing.T) {
 		{"DIR", "A: U5       COM\r\nA>"},
 		{"USER 0", "A>"},
 		{"DIR U5.COM", "NO FILE\r\nA>"},
-		{"TYPE README.TXT", strings.ReplaceAll(readme, "\n", "\r\n") + "\r\nA>"},
+		{"TYPE README.TXT", strings.ReplaceAll(sysdisk.Readme, "\n", "\r\n") + "\r\nA>"},
 	}
 	want, lines := []string{"A>"}, []string(nil)
 	for _, s := range script {

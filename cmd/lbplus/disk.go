@@ -13,6 +13,7 @@ import (
 	"github.com/lbplus/lbplus/devices/acb4000"
 	"github.com/lbplus/lbplus/devices/scsihd"
 	"github.com/lbplus/lbplus/roms/cpmbios"
+	"github.com/lbplus/lbplus/sysdisk"
 )
 
 // newDiskCmd makes and inspects hard-disk images: ACB-4000 ones (raw
@@ -156,7 +157,7 @@ func diskInfo(w io.Writer, path string) error { return diskReport(w, path, false
 // takes); then its CP/M system, or with diskdefs only the cpmtools
 // definitions of its partitions.
 func diskReport(w io.Writer, path string, diskdefs bool) error {
-	f, err := openHDFile(path, true)
+	f, err := sysdisk.OpenHD(path, true)
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/lbplus/lbplus/devices/fdimage"
 	"github.com/lbplus/lbplus/emu"
+	"github.com/lbplus/lbplus/sysdisk"
 )
 
 // newFloppyCmd makes and inspects floppy images (ImageDisk .IMD or raw).
@@ -168,7 +169,7 @@ func floppyCreate(w io.Writer, path, format string, interleave int, system syste
 		return err
 	}
 	if system.on {
-		if err := putFloppyPrograms(path, f); err != nil {
+		if err := sysdisk.PutFloppyPrograms(path, f); err != nil {
 			os.Remove(path) // a system disk without its programs is not what was asked
 			return err
 		}
