@@ -22,6 +22,7 @@ import (
 	"github.com/lbplus/lbplus/roms/cpmbios"
 	"github.com/lbplus/lbplus/roms/cpmtape"
 	"github.com/lbplus/lbplus/roms/cpmutil"
+	"github.com/lbplus/lbplus/scsi/scsidev"
 )
 
 // OpenHD opens a hard-disk image of either kind. An ACB-4000 image
@@ -65,6 +66,26 @@ func IsHD(path string) bool {
 	defer f.Close()
 	_, ok, err := cpmbios.ReadHDConfig(f)
 	return ok && err == nil
+}
+
+// Ours reports whether the medium (LUN 0 of a SCSI disk on a running
+// board, read without a command) is an lbplus CP/M system disk: its block
+// 31 is our configuration block.
+func Ours(m scsidev.Medium) bool {
+	_, ours, err := cpmbios.ReadHDConfig(mediumBlocks{m})
+	return err == nil && ours
+}
+
+// mediumBlocks reads a SCSI medium's LUN 0 as a cpmbios.BlockDevice
+// (reads only: it is for looking).
+type mediumBlocks struct{ m scsidev.Medium }
+
+func (x mediumBlocks) Blocks() int64 { return cpmbios.SysBlocks }
+func (x mediumBlocks) ReadBlock(n int64, buf []byte) error {
+	return x.m.PeekBlock(0, n, buf)
+}
+func (x mediumBlocks) WriteBlock(int64, []byte) error {
+	return errors.New("read only")
 }
 
 // InstallHD puts the system (sys, a CCP+BDOS of cpm.SysSize bytes; burst:

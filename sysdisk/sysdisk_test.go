@@ -120,3 +120,28 @@ func TestFloppySystem(t *testing.T) {
 	assert.Contains(t, names, "XFER.COM")
 	assert.Contains(t, names, "RESTORE.COM")
 }
+
+// imageMedium is a hard-disk image seen as a running disk's medium.
+type imageMedium struct{ path string }
+
+func (m imageMedium) PeekBlock(lun int, lba int64, buf []byte) error {
+	f, err := OpenHD(m.path, true)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return f.ReadBlock(lba, buf)
+}
+
+// Ours tells our system disk from any other by its configuration block,
+// read through the medium without a command.
+func TestOurs(t *testing.T) {
+	dir := t.TempDir()
+	ours := filepath.Join(dir, "ours.img")
+	require.NoError(t, MakeDefault(ours))
+	assert.True(t, Ours(imageMedium{ours}))
+	blank := filepath.Join(dir, "blank.img")
+	require.NoError(t, acb4000.Create(blank, acb4000.ST125, true, 3))
+	assert.False(t, Ours(imageMedium{blank}))
+	assert.False(t, Ours(imageMedium{filepath.Join(dir, "none.img")}), "a medium that cannot be read is not ours")
+}

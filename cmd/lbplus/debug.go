@@ -22,6 +22,7 @@ import (
 	"github.com/lbplus/lbplus/roms/tapebench"
 	"github.com/lbplus/lbplus/sched"
 	"github.com/lbplus/lbplus/scsi/scsidev"
+	"github.com/lbplus/lbplus/sysdisk"
 )
 
 // `lbplus debug` (or `lbplus run --debug`) builds the machine `lbplus run`
@@ -412,25 +413,9 @@ func sizeText(n uint64) string {
 }
 
 // bootsOurCPM reports whether the disk at SCSI ID 0 is an lbplus CP/M
-// system disk (its block 31 is our configuration block), so the debugger
-// can name CP/M's CCP, BDOS and BIOS by itself.
+// system disk, so the debugger can name CP/M's CCP, BDOS and BIOS by
+// itself.
 func bootsOurCPM(b *emu.Board) bool {
 	m, ok := b.SCSIDevice(emu.HD0ID).(scsidev.Medium)
-	if !ok {
-		return false
-	}
-	_, ours, err := cpmbios.ReadHDConfig(mediumBlocks{m})
-	return err == nil && ours
-}
-
-// mediumBlocks reads a SCSI medium's LUN 0 as a cpmbios.BlockDevice
-// (reads only: it is for looking).
-type mediumBlocks struct{ m scsidev.Medium }
-
-func (x mediumBlocks) Blocks() int64 { return cpmbios.SysBlocks }
-func (x mediumBlocks) ReadBlock(n int64, buf []byte) error {
-	return x.m.PeekBlock(0, n, buf)
-}
-func (x mediumBlocks) WriteBlock(int64, []byte) error {
-	return errors.New("read only")
+	return ok && sysdisk.Ours(m)
 }
