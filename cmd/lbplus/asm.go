@@ -14,7 +14,7 @@ import (
 	"github.com/lbplus/lbplus/asm"
 )
 
-func init() {
+func newAsmCmd() *cobra.Command {
 	var (
 		out, list, sym string
 		hex, alocal    bool
@@ -41,7 +41,7 @@ Errors are printed as file:line:col: message and the exit status is 1.`,
 	f.StringArrayVarP(&incs, "include", "I", nil, "add a directory searched by INCLUDE and INCBIN")
 	f.BoolVar(&alocal, "alocal", false, "labels starting with _ are local between ordinary labels (pasmo --alocal)")
 	f.StringArrayVarP(&defs, "define", "D", nil, "define NAME=VALUE (VALUE defaults to 0FFFFh, as pasmo -E)")
-	rootCmd.AddCommand(cmd)
+	return cmd
 }
 
 // hostFS maps host paths into os.DirFS("/"), so INCLUDE "../lib/x.inc"

@@ -21,7 +21,7 @@ import (
 	"github.com/lbplus/lbplus/scsi"
 )
 
-func init() {
+func newBenchBackupCmd(bo *benchOptions) *cobra.Command {
 	var (
 		source, diskHS, tapeHS, readSize   string
 		hdIL, tapeIL, diskBurst, tapeBurst int
@@ -29,6 +29,7 @@ func init() {
 		noTape, asJSON, console, waitDRQ   bool
 		biosNoCache                        bool
 		plotTo, vcdTo, traceTo             string
+		dbg                                benchDebug
 	)
 	cmd := &cobra.Command{
 		Use:   "backup",
@@ -42,6 +43,11 @@ Examples:
   lbplus bench backup --tape-burst 256 --tape-handshake burst   # the write hang`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if dbg.window {
+				if err := handOffWindow(); err != nil {
+					return err
+				}
+			}
 			passes, err := passesForMB(mb)
 			if err != nil {
 				return err
@@ -103,8 +109,8 @@ Examples:
 					row.Name, row.Story, row.StoryBelow, row.Tolerance = r.Name, r.Story, r.StoryBelow, r.Tolerance
 				}
 			}
-			return runBackupRow(cmd, row, backupOutput{json: asJSON, plot: plotTo, vcd: vcdTo, trace: traceTo,
-				waitDRQ: waitDRQ, withTime: mb >= 10})
+			return bo.runBackupRow(cmd, row, backupOutput{json: asJSON, plot: plotTo, vcd: vcdTo, trace: traceTo,
+				waitDRQ: waitDRQ, withTime: mb >= 10, debug: dbg})
 		},
 	}
 	f := cmd.Flags()
@@ -125,7 +131,8 @@ Examples:
 	f.StringVar(&plotTo, "plot", "", "draw measured against story bytes/s into this PNG file")
 	f.StringVar(&vcdTo, "vcd", "", "write the SCSI bus as a VCD file (GTKWave, sigrok-cli -I vcd)")
 	f.StringVar(&traceTo, "trace", "", "write the SCSI bus as a text trace")
-	benchCmd.AddCommand(cmd)
+	addBenchDebugFlags(f, &dbg)
+	return cmd
 }
 
 func handshake(flag, v string) (backup.Handshake, error) {
@@ -167,9 +174,10 @@ type backupOutput struct {
 	json              bool
 	plot, vcd, trace  string
 	waitDRQ, withTime bool
+	debug             benchDebug
 }
 
-func runBackupRow(cmd *cobra.Command, row bench.Row, out backupOutput) (err error) {
+func (bo *benchOptions) runBackupRow(cmd *cobra.Command, row bench.Row, out backupOutput) (err error) {
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	if out.plot != "" {
 		if err := bench.CheckPlotPath(out.plot); err != nil {
@@ -179,18 +187,18 @@ func runBackupRow(cmd *cobra.Command, row bench.Row, out backupOutput) (err erro
 	if err := checkOutputs(nil, outputFile{"--vcd", out.vcd}, outputFile{"--trace", out.trace}, outputFile{"--plot", out.plot}); err != nil {
 		return err
 	}
-	if err := checkBenchDebugScript(); err != nil {
+	if err := checkBenchDebugScript(out.debug.script); err != nil {
 		return err
 	}
-	dir, err := scratchDir()
+	dir, err := bo.scratchDir()
 	if err != nil {
 		return err
 	}
 	defer bench.RemoveScratch(dir)
-	bar := newProgress(stderr)
+	bar := bo.progress(stderr)
 	o := bench.Options{Dir: dir, WaitOnDRQ: out.waitDRQ,
 		Progress: func(done, total int64) { bar.show(row.Name, done, total) }}
-	o.OnStart = benchDebugHook(stdout) // --debug-script (debug.go)
+	o.OnStart = benchDebugHook(stdout, out.debug) // --debug, --debug-script (debug.go)
 	var closers []func(end sched.Time) error
 	if out.vcd != "" || out.trace != "" {
 		var vcd *scsi.VCD

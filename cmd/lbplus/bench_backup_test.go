@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"testing"
 
@@ -41,14 +40,10 @@ func TestPassesForMB(t *testing.T) {
 // bench backup --json prints bench seed's JSON shape, and a known row keeps
 // its id and story figure.
 func TestBenchBackupJSON(t *testing.T) {
-	var out, errb bytes.Buffer
-	rootCmd.SetOut(&out)
-	rootCmd.SetErr(&errb)
-	defer func() { rootCmd.SetOut(nil); rootCmd.SetErr(nil); rootCmd.SetArgs(nil) }()
-	rootCmd.SetArgs([]string{"bench", "backup", "--json", "--mb", "0.02", "--hd-interleave", "3", "--tape-interleave", "3"})
-	require.NoError(t, rootCmd.Execute(), errb.String())
+	out, errb, err := execute("bench", "backup", "--json", "--mb", "0.02", "--hd-interleave", "3", "--tape-interleave", "3")
+	require.NoError(t, err, errb)
 	var rows []map[string]any
-	require.NoError(t, json.Unmarshal(out.Bytes(), &rows), out.String())
+	require.NoError(t, json.Unmarshal([]byte(out), &rows), out)
 	require.Len(t, rows, 1)
 	assert.Equal(t, "burst-hd3-8Kx1-tape3", rows[0]["row"])
 	assert.Equal(t, 12787.0, rows[0]["story_bytes_per_sec"])
@@ -59,22 +54,17 @@ func TestBenchBackupJSON(t *testing.T) {
 	assert.Contains(t, rows[0], "deviation")
 	assert.Contains(t, rows[0], "ok")
 
-	_, err := handshake("--disk-handshake", "fast")
+	_, err = handshake("--disk-handshake", "fast")
 	assert.Error(t, err)
 }
 
 // A failed run exits non-zero and its JSON says why.
 func TestBenchBackupFailedRun(t *testing.T) {
-	var out, errb bytes.Buffer
-	rootCmd.SetOut(&out)
-	rootCmd.SetErr(&errb)
-	defer func() { rootCmd.SetOut(nil); rootCmd.SetErr(nil); rootCmd.SetArgs(nil) }()
-	rootCmd.SetArgs([]string{"bench", "backup", "--json", "--mb", "0.02", "--tape-burst", "256"})
-	err := rootCmd.Execute()
+	out, _, err := execute("bench", "backup", "--json", "--mb", "0.02", "--tape-burst", "256")
 	require.Error(t, err)
 	assert.Equal(t, "1 of 1 runs failed", err.Error())
 	var rows []map[string]any
-	require.NoError(t, json.Unmarshal(out.Bytes(), &rows), out.String())
+	require.NoError(t, json.Unmarshal([]byte(out), &rows), out)
 	require.Len(t, rows, 1)
 	assert.Equal(t, false, rows[0]["ok"])
 	assert.Contains(t, rows[0]["failure"], "run failed: tape: hung")

@@ -12,7 +12,7 @@ import (
 	"github.com/lbplus/lbplus/roms/fdbench"
 )
 
-func init() {
+func newBenchFloppyCmd(bo *benchOptions) *cobra.Command {
 	var (
 		interleaves, loops string
 		asJSON             bool
@@ -49,21 +49,14 @@ track (docs/FLOPPY.md, "Bench").
 					return fmt.Errorf("--loop %d: %w", l, err)
 				}
 			}
-			bar := newProgress(cmd.ErrOrStderr())
-			var rows []bench.FloppyRow
-			total := len(ils) * len(ls)
-			for _, l := range ls {
-				for _, il := range ils {
-					bar.show(fmt.Sprintf("%d:1, %d T a byte", il, l), int64(len(rows)), int64(total))
-					r, err := bench.Floppy(il, l)
-					if err != nil {
-						bar.done()
-						return err
-					}
-					rows = append(rows, r)
-				}
-			}
+			bar := bo.progress(cmd.ErrOrStderr())
+			rows, err := bench.FloppySweep(ils, ls, func(il, l, done, total int) {
+				bar.show(fmt.Sprintf("%d:1, %d T a byte", il, l), int64(done), int64(total))
+			})
 			bar.done()
+			if err != nil {
+				return err
+			}
 			if asJSON {
 				enc := json.NewEncoder(cmd.OutOrStdout())
 				enc.SetIndent("", "  ")
@@ -76,7 +69,7 @@ track (docs/FLOPPY.md, "Bench").
 	f.StringVar(&interleaves, "interleave", "1,2,3,4,5", "physical interleaves to lay the track down with")
 	f.StringVar(&loops, "loop", "67,150", "read loop T-states a byte (67 is the BIOS loop; 128 is one byte on the disk)")
 	f.BoolVar(&asJSON, "json", false, "print a JSON array of {interleave, loop_t_states, ms_per_track, lost_data_retries, gave_up}")
-	benchCmd.AddCommand(cmd)
+	return cmd
 }
 
 func floppyTable(w io.Writer, rows []bench.FloppyRow) error {

@@ -37,7 +37,7 @@ type paramJSON struct {
 	Fail        string   `json:"fails,omitempty"`
 }
 
-func init() {
+func newBenchParamsCmd(bo *benchOptions) *cobra.Command {
 	var (
 		asJSON  bool
 		short   bool
@@ -92,7 +92,7 @@ tape 3:1 (fewer blocks, fewer chances to stop). --param searches one.`,
 			if short {
 				search = bench.ShortSearch
 			}
-			dir, err := scratchDir()
+			dir, err := bo.scratchDir()
 			if err != nil {
 				return err
 			}
@@ -104,11 +104,11 @@ tape 3:1 (fewer blocks, fewer chances to stop). --param searches one.`,
 				n++
 				fmt.Fprintf(cmd.ErrOrStderr(), "\r%d/%d parameters (%s done, %s)   ", n, len(ps), w.Name, time.Since(start).Round(time.Second))
 			}
-			if benchFlags.quiet {
+			if bo.quiet {
 				progress = nil
 			}
 			ws, err := e.FindWindows(ps, workers, progress)
-			if !benchFlags.quiet {
+			if !bo.quiet {
 				fmt.Fprintln(cmd.ErrOrStderr())
 			}
 			if err != nil {
@@ -135,7 +135,7 @@ tape 3:1 (fewer blocks, fewer chances to stop). --param searches one.`,
 	cmd.Flags().BoolVar(&short, "short", false, "a quicker, coarser search (fewer blocks a row, ends four times coarser)")
 	cmd.Flags().IntVar(&workers, "workers", min(2, runtime.NumCPU()), "parameters searched at a time")
 	cmd.Flags().StringSliceVar(&only, "param", nil, "only these parameters (e.g. mcd403.SlotTime or SlotTime; repeatable)")
-	benchCmd.AddCommand(cmd)
+	return cmd
 }
 
 func round3(v float64) float64 { return math.Round(v*1000) / 1000 }

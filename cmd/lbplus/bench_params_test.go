@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"testing"
 
@@ -12,13 +11,10 @@ import (
 // bench params --json on one parameter: the FIFO size, whose window the
 // 16-byte burst rows close on both sides of its value (a knife edge).
 func TestBenchParamsJSON(t *testing.T) {
-	var out bytes.Buffer
-	rootCmd.SetOut(&out)
-	rootCmd.SetArgs([]string{"bench", "params", "--short", "--json", "-q", "--param", "FIFOSize"})
-	defer rootCmd.SetArgs(nil)
-	require.NoError(t, rootCmd.Execute())
+	out, _, err := execute("bench", "params", "--short", "--json", "-q", "--param", "FIFOSize")
+	require.NoError(t, err)
 	var ps []map[string]any
-	require.NoError(t, json.Unmarshal(out.Bytes(), &ps), out.String())
+	require.NoError(t, json.Unmarshal([]byte(out), &ps), out)
 	require.Len(t, ps, 1)
 	p := ps[0]
 	for _, k := range []string{"name", "value", "unit", "source", "window", "margin", "knife_edge", "constrained"} {
@@ -38,9 +34,8 @@ func TestBenchParamsJSON(t *testing.T) {
 }
 
 func TestBenchParamsBadFlags(t *testing.T) {
-	defer rootCmd.SetArgs(nil)
-	rootCmd.SetArgs([]string{"bench", "params", "--workers", "0"})
-	assert.EqualError(t, rootCmd.Execute(), "--workers 0: give at least 1")
-	rootCmd.SetArgs([]string{"bench", "params", "--workers", "1", "--param", "NoSuch"})
-	assert.EqualError(t, rootCmd.Execute(), "--param NoSuch: no such fitted parameter")
+	_, _, err := execute("bench", "params", "--workers", "0")
+	assert.EqualError(t, err, "--workers 0: give at least 1")
+	_, _, err = execute("bench", "params", "--workers", "1", "--param", "NoSuch")
+	assert.EqualError(t, err, "--param NoSuch: no such fitted parameter")
 }

@@ -22,7 +22,7 @@ import (
 // under a minute of host time on the project's 2-core machine.
 const defaultSeedMB = 0.25
 
-func init() {
+func newBenchSeedCmd(bo *benchOptions) *cobra.Command {
 	var (
 		asJSON, check bool
 		mb            float64
@@ -74,7 +74,7 @@ the tolerance. Any failed run exits 1 with or without --check.`,
 					rows = append(rows, r)
 				}
 			}
-			return runSeedRows(cmd.OutOrStdout(), cmd.ErrOrStderr(), rows, bench.Options{},
+			return bo.runSeedRows(cmd.OutOrStdout(), cmd.ErrOrStderr(), rows, bench.Options{},
 				seedOutput{json: asJSON, plot: plotTo, withTime: mb >= 10, check: check, stories: check && len(only) == 0})
 		},
 	}
@@ -83,16 +83,16 @@ the tolerance. Any failed run exits 1 with or without --check.`,
 	cmd.Flags().Float64Var(&mb, "mb", defaultSeedMB, "megabytes (10^6) each row copies; 10 also reports the elapsed time against the story's 13 minutes")
 	cmd.Flags().StringVar(&plotTo, "plot", "", "draw measured against story bytes/s into this PNG (or .svg, .pdf) file")
 	cmd.Flags().StringSliceVar(&only, "row", nil, "run only these row ids (repeatable)")
-	benchCmd.AddCommand(cmd)
+	return cmd
 }
 
 // diskMB is what the ST-125 disk holds, the most a BACKUP run can copy.
-var diskMB = float64(acb4000.ST125.Blocks()*acb4000.ST125.SectorSize) / 1e6
+func diskMB() float64 { return float64(acb4000.ST125.Blocks()*acb4000.ST125.SectorSize) / 1e6 }
 
 // passesForMB converts megabytes to BACKUP passes of one 8 KB tape block.
 func passesForMB(mb float64) (int, error) {
-	if math.IsNaN(mb) || mb <= 0 || mb > diskMB {
-		return 0, fmt.Errorf("--mb %g: give a size above 0 and at most %.1f MB (what the ST-125 disk holds)", mb, diskMB)
+	if math.IsNaN(mb) || mb <= 0 || mb > diskMB() {
+		return 0, fmt.Errorf("--mb %g: give a size above 0 and at most %.1f MB (what the ST-125 disk holds)", mb, diskMB())
 	}
 	return max(1, int(math.Round(mb*1e6/backup.TapeBlock))), nil
 }
@@ -111,14 +111,14 @@ type seedOutput struct {
 // before the plot, so a plot that cannot be written never costs the
 // measurements; a failed run (or with check, a row outside its tolerance)
 // makes the error returned after everything is written.
-func runSeedRows(stdout, stderr io.Writer, rows []bench.Row, o bench.Options, out seedOutput) error {
-	dir, err := scratchDir()
+func (bo *benchOptions) runSeedRows(stdout, stderr io.Writer, rows []bench.Row, o bench.Options, out seedOutput) error {
+	dir, err := bo.scratchDir()
 	if err != nil {
 		return err
 	}
 	defer bench.RemoveScratch(dir)
 	o.Dir = dir
-	bar := newProgress(stderr)
+	bar := bo.progress(stderr)
 	start, cpu0 := time.Now(), hostcpu.Process()
 	res, err := bench.RunRows(rows, o, func(i int, done, total int64) {
 		bar.show(fmt.Sprintf("%d/%d %s", i+1, len(rows), rows[i].Name), done, total)
@@ -251,9 +251,10 @@ type progress struct {
 	last time.Time
 }
 
-func newProgress(w io.Writer) *progress {
+// newProgress is a bar on w, or none when quiet.
+func newProgress(w io.Writer, quiet bool) *progress {
 	p := &progress{w: w}
-	if benchFlags.quiet {
+	if quiet {
 		return p
 	}
 	if f, ok := w.(*os.File); ok {

@@ -34,7 +34,7 @@ func TestSeedCheckCatchesAMovedParameter(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var out, errb bytes.Buffer
-			err := runSeedRows(&out, &errb, []bench.Row{row}, bench.Options{Tape: c.tape}, seedOutput{check: true})
+			err := new(benchOptions).runSeedRows(&out, &errb, []bench.Row{row}, bench.Options{Tape: c.tape}, seedOutput{check: true})
 			if c.ok {
 				require.NoError(t, err, out.String())
 				assert.Contains(t, out.String(), " ok")
@@ -45,7 +45,7 @@ func TestSeedCheckCatchesAMovedParameter(t *testing.T) {
 			assert.Regexp(t, `burst-hd3-8Kx1-tape3: \d+ B/s is -\d+\.\d% from the story's 12787, outside \+-1% \(within 1% of 12787 B/s\)`, out.String())
 
 			out.Reset()
-			err = runSeedRows(&out, &errb, []bench.Row{row}, bench.Options{Tape: c.tape}, seedOutput{check: true, json: true})
+			err = new(benchOptions).runSeedRows(&out, &errb, []bench.Row{row}, bench.Options{Tape: c.tape}, seedOutput{check: true, json: true})
 			require.Error(t, err)
 			var js []map[string]any
 			require.NoError(t, json.Unmarshal(out.Bytes(), &js), out.String())
@@ -65,15 +65,11 @@ func TestSeedCheckWholeTable(t *testing.T) {
 	if testing.Short() {
 		t.Skip("five boards, a few seconds")
 	}
-	var out, errb bytes.Buffer
-	rootCmd.SetOut(&out)
-	rootCmd.SetErr(&errb)
-	defer func() { rootCmd.SetOut(nil); rootCmd.SetErr(nil); rootCmd.SetArgs(nil) }()
-	rootCmd.SetArgs([]string{"bench", "seed", "--check", "--quiet"})
-	require.NoError(t, rootCmd.Execute(), out.String())
-	assert.NotContains(t, out.String(), "FAIL")
-	assert.Contains(t, out.String(), "story check disk interleave table: ok")
-	assert.Contains(t, out.String(), "story check bios-tape6 stops every block: ok")
+	out, _, err := execute("bench", "seed", "--check", "--quiet")
+	require.NoError(t, err, out)
+	assert.NotContains(t, out, "FAIL")
+	assert.Contains(t, out, "story check disk interleave table: ok")
+	assert.Contains(t, out, "story check bios-tape6 stops every block: ok")
 }
 
 // TestSeedPlotFailureKeepsTheTable: a plot that cannot be written after
@@ -85,7 +81,7 @@ func TestSeedPlotFailureKeepsTheTable(t *testing.T) {
 	plot := filepath.Join(t.TempDir(), "gone", "seed.png")
 	for _, asJSON := range []bool{false, true} {
 		var out, errb bytes.Buffer
-		err := runSeedRows(&out, &errb, []bench.Row{row}, bench.Options{}, seedOutput{json: asJSON, plot: plot})
+		err := new(benchOptions).runSeedRows(&out, &errb, []bench.Row{row}, bench.Options{}, seedOutput{json: asJSON, plot: plot})
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), "--plot "+plot)
 		assert.Contains(t, out.String(), "burst-hd3-8Kx1-tape3")

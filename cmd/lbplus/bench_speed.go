@@ -20,9 +20,9 @@ import (
 // peerDefines are the peer workload's settings: REP*N outer passes before
 // it prints 'D' and starts again (it never stops, so they only set how
 // often it prints).
-var peerDefines = map[string]int64{"REP": 1, "N": 21000}
+func peerDefines() map[string]int64 { return map[string]int64{"REP": 1, "N": 21000} }
 
-func init() {
+func newBenchSpeedCmd(bo *benchOptions) *cobra.Command {
 	var (
 		asJSON bool
 		peer   string
@@ -67,13 +67,13 @@ file defining W, REP and N, assembled with lbplus asm) instead of cpuload.`,
 				}
 				o.Workload, o.WorkloadName = w, filepath.Base(peer)
 			}
-			dir, err := scratchDir()
+			dir, err := bo.scratchDir()
 			if err != nil {
 				return err
 			}
 			defer bench.RemoveScratch(dir)
 			o.Dir = dir
-			bar := newProgress(cmd.ErrOrStderr())
+			bar := bo.progress(cmd.ErrOrStderr())
 			n, total := int64(0), int64(8+len(o.Rows)+1)
 			o.Progress = func(name string) { bar.show(name, n, total); n++ }
 			lines, err := bench.Speed(o)
@@ -93,7 +93,7 @@ file defining W, REP and N, assembled with lbplus asm) instead of cpuload.`,
 	cmd.Flags().StringVar(&peer, "peer", "", "the CPU-bound workload from this assembly file (defines W, REP, N), not cpuload")
 	cmd.Flags().Float64Var(&mb, "mb", 0.1, "megabytes (10^6) each backup row copies")
 	cmd.Flags().Float64Var(&idle, "idle", 20, "simulated seconds each CPU-bound line runs")
-	benchCmd.AddCommand(cmd)
+	return cmd
 }
 
 // peerWorkload assembles an external workload file for W = 1 and 2.
@@ -107,7 +107,7 @@ func peerWorkload(path string) (bench.Workload, error) {
 	}
 	w := func(w int) ([]byte, error) {
 		defs := map[string]int64{"W": int64(w)}
-		for k, v := range peerDefines {
+		for k, v := range peerDefines() {
 			defs[k] = v
 		}
 		r, err := asm.Assemble(os.DirFS(dir), base, asm.Options{Defines: defs})

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -21,13 +20,10 @@ func TestBenchSpeedPeerJSON(t *testing.T) {
 		"        jp loop\n        ds 1000h-$,0FFh\n"
 	path := filepath.Join(dir, "peer.asm")
 	require.NoError(t, os.WriteFile(path, []byte(src), 0o644))
-	var out bytes.Buffer
-	rootCmd.SetOut(&out)
-	rootCmd.SetArgs([]string{"bench", "speed", "--json", "-q", "--idle", "0.1", "--mb", "0.02", "--peer", path})
-	defer rootCmd.SetArgs(nil)
-	require.NoError(t, rootCmd.Execute())
+	out, _, err := execute("bench", "speed", "--json", "-q", "--idle", "0.1", "--mb", "0.02", "--peer", path)
+	require.NoError(t, err)
 	var lines []map[string]any
-	require.NoError(t, json.Unmarshal(out.Bytes(), &lines), out.String())
+	require.NoError(t, json.Unmarshal([]byte(out), &lines), out)
 	require.Len(t, lines, 8+5+1, "8 CPU-bound lines, the 5 seed rows, the floppy read")
 	assert.Equal(t, "idle board, peer.asm W1 from ram", lines[0]["what"])
 	assert.Equal(t, "bios-baseline", lines[8]["name"])
@@ -40,11 +36,10 @@ func TestBenchSpeedPeerJSON(t *testing.T) {
 }
 
 func TestBenchSpeedBadFlags(t *testing.T) {
-	defer rootCmd.SetArgs(nil)
-	rootCmd.SetArgs([]string{"bench", "speed", "--peer", filepath.Join(t.TempDir(), "none.asm")})
-	assert.ErrorContains(t, rootCmd.Execute(), "--peer")
-	rootCmd.SetArgs([]string{"bench", "speed", "--peer", "", "--idle", "0"})
-	assert.ErrorContains(t, rootCmd.Execute(), "--idle 0")
-	rootCmd.SetArgs([]string{"bench", "speed", "--idle", "20", "--mb", "0"})
-	assert.ErrorContains(t, rootCmd.Execute(), "--mb 0")
+	_, _, err := execute("bench", "speed", "--peer", filepath.Join(t.TempDir(), "none.asm"))
+	assert.ErrorContains(t, err, "--peer")
+	_, _, err = execute("bench", "speed", "--peer", "", "--idle", "0")
+	assert.ErrorContains(t, err, "--idle 0")
+	_, _, err = execute("bench", "speed", "--idle", "20", "--mb", "0")
+	assert.ErrorContains(t, err, "--mb 0")
 }

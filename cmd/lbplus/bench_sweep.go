@@ -10,7 +10,7 @@ import (
 	"github.com/lbplus/lbplus/bench"
 )
 
-func init() {
+func newBenchSweepCmd(bo *benchOptions) *cobra.Command {
 	var (
 		asJSON bool
 		plotTo string
@@ -32,12 +32,12 @@ and milliseconds per READ: command overhead dominates small transfers.`, bench.S
 					return fmt.Errorf("--plot %w", err)
 				}
 			}
-			dir, err := scratchDir()
+			dir, err := bo.scratchDir()
 			if err != nil {
 				return err
 			}
 			defer bench.RemoveScratch(dir)
-			bar := newProgress(cmd.ErrOrStderr())
+			bar := bo.progress(cmd.ErrOrStderr())
 			pts, err := bench.Sweep(bench.Options{Dir: dir}, kb*1024/512, func(done, total int) {
 				bar.show("sweep", int64(done), int64(total))
 			})
@@ -73,5 +73,5 @@ and milliseconds per READ: command overhead dominates small transfers.`, bench.S
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array")
 	cmd.Flags().StringVar(&plotTo, "plot", "", "draw the sweep into this PNG file")
 	cmd.Flags().IntVar(&kb, "kb", 256, "kilobytes read per point")
-	benchCmd.AddCommand(cmd)
+	return cmd
 }

@@ -17,7 +17,7 @@ import (
 	"github.com/lbplus/lbplus/sched"
 )
 
-func init() {
+func newBenchTapeCmd(bo *benchOptions) *cobra.Command {
 	var (
 		interleaves, bursts, delays string
 		blocks                      int
@@ -57,23 +57,18 @@ Examples:
 					return fmt.Errorf("--delay %d: give 0 to %d ms", d, maxTapeDelayMS)
 				}
 			}
-			var setups []bench.TapeSetup
-			for _, k := range ks {
-				for _, b := range bs {
-					for _, d := range ds {
-						s := bench.TapeSetup{Interleave: k, Burst: b, Read: read, Blocks: blocks,
-							Delay: sched.Time(d) * sched.Millisecond}
-						if err := s.Validate(); err != nil { // all of them before the first long run
-							return err
-						}
-						setups = append(setups, s)
-					}
-				}
+			delays := make([]sched.Time, len(ds))
+			for i, d := range ds {
+				delays[i] = sched.Time(d) * sched.Millisecond
+			}
+			setups, err := bench.TapeSetups(bench.TapeSetup{Read: read, Blocks: blocks}, ks, bs, delays)
+			if err != nil {
+				return err
 			}
 			if err := checkOutputs(nil, outputFile{"--trace", traceTo}); err != nil {
 				return err
 			}
-			dir, err := scratchDir()
+			dir, err := bo.scratchDir()
 			if err != nil {
 				return err
 			}
@@ -89,18 +84,15 @@ Examples:
 				defer bw.Flush()
 				trace = bw
 			}
-			bar := newProgress(cmd.ErrOrStderr())
-			var out []bench.TapeResult
-			for i, s := range setups {
+			bar := bo.progress(cmd.ErrOrStderr())
+			out, err := bench.TapeSweep(setups, bench.TapeOptions{Dir: dir, Trace: trace, WaitOnDRQ: waitDRQ}, func(i int) {
+				s := setups[i]
 				bar.show(fmt.Sprintf("%d/%d %d:1 burst %d", i+1, len(setups), s.Interleave, s.Burst), int64(i), int64(len(setups)))
-				r, err := bench.RunTape(s, bench.TapeOptions{Dir: dir, Trace: trace, WaitOnDRQ: waitDRQ})
-				if err != nil {
-					bar.done()
-					return err
-				}
-				out = append(out, r)
-			}
+			})
 			bar.done()
+			if err != nil {
+				return err
+			}
 			failed := 0
 			for _, r := range out {
 				if r.Failed != "" {
@@ -128,7 +120,7 @@ Examples:
 	f.BoolVar(&waitDRQ, "wait-on-drq", false, "board option: port 28 holds WAIT until DRQ (hypothesis B)")
 	f.StringVar(&traceTo, "trace", "", "write the SCSI bus trace with 5380 and drive events to this file (large)")
 	f.BoolVar(&asJSON, "json", false, "print a JSON array of {interleave, burst, bytes_per_sec, repositions, hung, ...}")
-	benchCmd.AddCommand(cmd)
+	return cmd
 }
 
 // maxTapeDelayMS is the longest --delay: TAPEBENCH counts it in 64 us

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"testing"
 
@@ -10,15 +9,12 @@ import (
 )
 
 func TestBenchTapeJSON(t *testing.T) {
-	var out bytes.Buffer
-	rootCmd.SetOut(&out)
-	rootCmd.SetArgs([]string{"bench", "tape", "--json", "--interleave", "3", "--burst", "16,256", "--blocks", "3"})
-	defer rootCmd.SetArgs(nil)
 	// The 256-byte run hangs: the results are all printed, and the exit
 	// is non-zero.
-	assert.EqualError(t, rootCmd.Execute(), "1 of 2 runs failed")
+	out, _, err := execute("bench", "tape", "--json", "--interleave", "3", "--burst", "16,256", "--blocks", "3")
+	assert.EqualError(t, err, "1 of 2 runs failed")
 	var rows []map[string]any
-	require.NoError(t, json.Unmarshal(out.Bytes(), &rows), out.String())
+	require.NoError(t, json.Unmarshal([]byte(out), &rows), out)
 	require.Len(t, rows, 2)
 	for _, k := range []string{"interleave", "burst", "bytes_per_sec", "repositions", "hung"} {
 		assert.Contains(t, rows[0], k)
@@ -29,11 +25,10 @@ func TestBenchTapeJSON(t *testing.T) {
 }
 
 func TestBenchTapeBadFlags(t *testing.T) {
-	rootCmd.SetArgs([]string{"bench", "tape", "--interleave", "x"})
-	defer rootCmd.SetArgs(nil)
-	assert.ErrorContains(t, rootCmd.Execute(), "--interleave")
-	rootCmd.SetArgs([]string{"bench", "tape", "--interleave", "99"})
-	assert.ErrorContains(t, rootCmd.Execute(), "interleave 99")
-	rootCmd.SetArgs([]string{"bench", "tape", "--delay", "0,4001"})
-	assert.EqualError(t, rootCmd.Execute(), "--delay 4001: give 0 to 4000 ms")
+	_, _, err := execute("bench", "tape", "--interleave", "x")
+	assert.ErrorContains(t, err, "--interleave")
+	_, _, err = execute("bench", "tape", "--interleave", "99")
+	assert.ErrorContains(t, err, "interleave 99")
+	_, _, err = execute("bench", "tape", "--delay", "0,4001")
+	assert.EqualError(t, err, "--delay 4001: give 0 to 4000 ms")
 }

@@ -541,21 +541,21 @@ func TestCLITCPConsole(t *testing.T) {
 // Every command's --help fits in helpWidth columns: flag descriptions are
 // wrapped, the long texts written within it.
 func TestHelpWithinWidth(t *testing.T) {
+	root := newRootCmd(newApp())
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
 		for _, sub := range c.Commands() {
 			walk(sub)
 		}
-		if !c.IsAvailableCommand() && c != rootCmd {
+		if !c.IsAvailableCommand() && c != root {
 			return
 		}
 		var out bytes.Buffer
 		c.SetOut(&out)
-		defer c.SetOut(nil)
 		require.NoError(t, c.Help())
 		for i, line := range strings.Split(out.String(), "\n") {
 			assert.LessOrEqual(t, len([]rune(line)), helpWidth, "%s --help line %d: %q", c.CommandPath(), i+1, line)
 		}
 	}
-	walk(rootCmd)
+	walk(root)
 }

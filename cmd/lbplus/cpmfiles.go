@@ -14,34 +14,36 @@ import (
 	"github.com/lbplus/lbplus/cpmfs"
 	"github.com/lbplus/lbplus/devices/fdimage"
 	"github.com/lbplus/lbplus/roms/cpmbios"
+	"github.com/lbplus/lbplus/sysdisk"
 )
 
-// cpmCmd moves files in and out of CP/M disks: a partition of an lbplus
-// hard disk or an Ampro-format floppy image.
-var cpmCmd = &cobra.Command{
-	Use:   "cpm",
-	Short: "List, copy in, copy out and delete files on CP/M disk images",
-	Long: `Files on a CP/M disk image: a partition of an lbplus system hard disk
-(--part N, drive A: is partition 0 when it boots from the disk) or an
-Ampro-format floppy (.imd or raw; --format amp2 for a raw image whose size
-is ambiguous). cpmtools reads the same disks (docs/CPM.md). Do not use it
-on an image lbplus run has open.`,
-}
-
-var cpmFlags struct {
+// cpmOptions are the flags of the cpm subcommands.
+type cpmOptions struct {
 	part   int
 	format string
 	user   int
 	force  bool
 }
 
-func init() {
+// newCPMCmd moves files in and out of CP/M disks: a partition of an lbplus
+// hard disk or an Ampro-format floppy image.
+func newCPMCmd() *cobra.Command {
+	var o cpmOptions
+	cpmCmd := &cobra.Command{
+		Use:   "cpm",
+		Short: "List, copy in, copy out and delete files on CP/M disk images",
+		Long: `Files on a CP/M disk image: a partition of an lbplus system hard disk
+(--part N, drive A: is partition 0 when it boots from the disk) or an
+Ampro-format floppy (.imd or raw; --format amp2 for a raw image whose size
+is ambiguous). cpmtools reads the same disks (docs/CPM.md). Do not use it
+on an image lbplus run has open.`,
+	}
 	ls := &cobra.Command{
 		Use:   "ls IMAGE",
 		Short: "List the files (user, name, size)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return cpmList(cmd.OutOrStdout(), args[0])
+			return o.list(cmd.OutOrStdout(), args[0])
 		},
 	}
 	get := &cobra.Command{
@@ -53,7 +55,7 @@ func init() {
 			if len(args) == 3 {
 				out = args[2]
 			}
-			return cpmGet(cmd.OutOrStdout(), args[0], args[1], out, cpmFlags.force)
+			return o.get(cmd.OutOrStdout(), args[0], args[1], out)
 		},
 	}
 	put := &cobra.Command{
@@ -61,7 +63,7 @@ func init() {
 		Short: "Copy files into the image (replacing files of the same name)",
 		Args:  cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return cpmPut(cmd.OutOrStdout(), args[0], args[1:], cpmFlags.user)
+			return o.put(cmd.OutOrStdout(), args[0], args[1:])
 		},
 	}
 	rm := &cobra.Command{
@@ -69,34 +71,35 @@ func init() {
 		Short: "Delete files from the image",
 		Args:  cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return cpmRemove(args[0], args[1:])
+			return o.remove(args[0], args[1:])
 		},
 	}
 	for _, c := range []*cobra.Command{ls, get, put, rm} {
-		c.Flags().IntVar(&cpmFlags.part, "part", 0, "hard disk partition (0-4)")
-		c.Flags().StringVar(&cpmFlags.format, "format", "", "floppy: the format of an ambiguous raw image (amp2 or amp3)")
+		c.Flags().IntVar(&o.part, "part", 0, "hard disk partition (0-4)")
+		c.Flags().StringVar(&o.format, "format", "", "floppy: the format of an ambiguous raw image (amp2 or amp3)")
 		cpmCmd.AddCommand(c)
 	}
-	put.Flags().IntVar(&cpmFlags.user, "user", 0, "user area (0-15)")
-	get.Flags().BoolVar(&cpmFlags.force, "force", false, "replace FILE if it exists")
-	rootCmd.AddCommand(cpmCmd)
+	put.Flags().IntVar(&o.user, "user", 0, "user area (0-15)")
+	get.Flags().BoolVar(&o.force, "force", false, "replace FILE if it exists")
+	return cpmCmd
 }
 
-// openCPM opens the file system of an image; done closes the image.
-func openCPM(path string, readOnly bool) (fs *cpmfs.FS, done func() error, err error) {
-	if isHDImage(path) {
-		f, err := openHDFile(path, readOnly)
+// open opens the file system of an image (--part of a hard disk, a
+// floppy of --format); done closes the image.
+func (o cpmOptions) open(path string, readOnly bool) (fs *cpmfs.FS, done func() error, err error) {
+	if sysdisk.IsHD(path) {
+		f, err := sysdisk.OpenHD(path, readOnly)
 		if err != nil {
 			return nil, nil, err
 		}
-		fs, err := cpmbios.PartitionFS(f, cpmFlags.part)
+		fs, err := cpmbios.PartitionFS(f, o.part)
 		if err != nil {
 			f.Close()
 			return nil, nil, fmt.Errorf("%s: %w", path, err)
 		}
 		return fs, f.Close, nil
 	}
-	im, err := fdimage.Open(path, fdimage.Options{Format: cpmFlags.format, ReadOnly: readOnly})
+	im, err := fdimage.Open(path, fdimage.Options{Format: o.format, ReadOnly: readOnly})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -121,8 +124,9 @@ func userName(arg string) (int, string, error) {
 	return user, n, nil
 }
 
-func cpmList(w io.Writer, path string) error {
-	fs, done, err := openCPM(path, true)
+// list prints the files of the image at path.
+func (o cpmOptions) list(w io.Writer, path string) error {
+	fs, done, err := o.open(path, true)
 	if err != nil {
 		return err
 	}
@@ -133,7 +137,9 @@ func cpmList(w io.Writer, path string) error {
 	return nil
 }
 
-func cpmGet(w io.Writer, path, arg, out string, force bool) error {
+// get copies [U:]NAME out of the image to the host file out (never over a
+// file without --force).
+func (o cpmOptions) get(w io.Writer, path, arg, out string) error {
 	user, name, err := userName(arg)
 	if err != nil {
 		return err
@@ -144,7 +150,7 @@ func cpmGet(w io.Writer, path, arg, out string, force bool) error {
 	if err := checkOutputs([]string{path}, outputFile{"FILE", out}); err != nil {
 		return err
 	}
-	fs, done, err := openCPM(path, true)
+	fs, done, err := o.open(path, true)
 	if err != nil {
 		return err
 	}
@@ -153,7 +159,7 @@ func cpmGet(w io.Writer, path, arg, out string, force bool) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	if err := writeHostFile(out, force, func(f io.Writer) error { _, err := f.Write(data); return err }); err != nil {
+	if err := writeHostFile(out, o.force, func(f io.Writer) error { _, err := f.Write(data); return err }); err != nil {
 		return err
 	}
 	_, err = fmt.Fprintf(w, "%d:%s -> %s (%d bytes)\n", user, strings.ToUpper(name), out, len(data))
@@ -165,7 +171,9 @@ func cpmGet(w io.Writer, path, arg, out string, force bool) error {
 // larger input cannot be copied in.
 const cpmMaxFile = 65536 * 128
 
-func cpmPut(w io.Writer, path string, files []string, user int) error {
+// put copies host files into the image, to user area --user.
+func (o cpmOptions) put(w io.Writer, path string, files []string) error {
+	user := o.user
 	// Every file is read before the image is opened, so a bad one leaves
 	// the image as it was.
 	datas := make([][]byte, len(files))
@@ -179,7 +187,7 @@ func cpmPut(w io.Writer, path string, files []string, user int) error {
 		}
 		datas[i] = data
 	}
-	fs, done, err := openCPM(path, false)
+	fs, done, err := o.open(path, false)
 	if err != nil {
 		return err
 	}
@@ -195,8 +203,9 @@ func cpmPut(w io.Writer, path string, files []string, user int) error {
 	return done()
 }
 
-func cpmRemove(path string, args []string) error {
-	fs, done, err := openCPM(path, false)
+// remove deletes [U:]NAME... from the image.
+func (o cpmOptions) remove(path string, args []string) error {
+	fs, done, err := o.open(path, false)
 	if err != nil {
 		return err
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/lbplus/lbplus/roms/tapebench"
 	"github.com/lbplus/lbplus/sched"
 	"github.com/lbplus/lbplus/scsi/scsidev"
+	"github.com/lbplus/lbplus/sysdisk"
 )
 
 // `lbplus debug` (or `lbplus run --debug`) builds the machine `lbplus run`
@@ -29,16 +30,19 @@ import (
 // with --text the text front-end on this terminal, or with --script FILE
 // the commands of FILE, printed as they run.
 
-var debugFlags struct {
+// debugOptions are the debugger's flags on run (and debug).
+type debugOptions struct {
 	on     bool
 	text   bool
 	script string
 	syms   []string
 	edges  int
 	state  string
-	bench  string // bench backup --debug-script
-	benchW bool   // bench backup --debug (the window)
 }
+
+// defaultStateFile is where the debugger window's F3 saves the machine
+// and F4 loads it when --state-file does not say.
+const defaultStateFile = "lbplus-debug.state"
 
 const debugLong = `Open the debugger on the machine lbplus run would build, with the same
 flags (--rom, --machine, --scsi, --hd0, --tape, ...). Without --text or
@@ -55,64 +59,60 @@ default system disk boots; --sym adds symbol files written by lbplus asm
 --sym, or a program of lbplus by name (cpm, backup, diskbench, tapebench).
 docs/DEBUGGER.md has the details.`
 
-var debugCmd = &cobra.Command{
-	Use:                "debug [run flags] [--text | --script FILE] [--sym FILE]...",
-	Short:              "Debug the board: window, or text with --text / --script",
-	Long:               debugLong,
-	DisableFlagParsing: true, // the flags are run's: parsed by runCmd
-	RunE: func(cmd *cobra.Command, args []string) error {
-		if err := runCmd.ParseFlags(args); err != nil {
-			if errors.Is(err, pflag.ErrHelp) {
-				fmt.Fprintf(cmd.OutOrStdout(), "%s\n\nUsage:\n  lbplus %s\n\nFlags:\n%s", debugLong, cmd.Use, runCmd.Flags().FlagUsagesWrapped(helpWidth))
-				return nil
+// newDebugCmd is `lbplus debug`: run's flags, parsed by a run command of
+// its own, and the debugger on the machine they describe.
+func newDebugCmd() *cobra.Command {
+	run, o := runCommand()
+	return &cobra.Command{
+		Use:                "debug [run flags] [--text | --script FILE] [--sym FILE]...",
+		Short:              "Debug the board: window, or text with --text / --script",
+		Long:               debugLong,
+		DisableFlagParsing: true, // the flags are run's: parsed by run
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := run.ParseFlags(args); err != nil {
+				if errors.Is(err, pflag.ErrHelp) {
+					fmt.Fprintf(cmd.OutOrStdout(), "%s\n\nUsage:\n  lbplus %s\n\nFlags:\n%s", debugLong, cmd.Use, run.Flags().FlagUsagesWrapped(helpWidth))
+					return nil
+				}
+				return err
 			}
-			return err
-		}
-		if runCmd.Flags().NArg() > 0 {
-			return fmt.Errorf("debug: unexpected argument %q", runCmd.Flags().Arg(0))
-		}
-		debugFlags.on = true
-		return debugBoard(runCmd, cmd)
-	},
+			if run.Flags().NArg() > 0 {
+				return fmt.Errorf("debug: unexpected argument %q", run.Flags().Arg(0))
+			}
+			o.debug.on = true
+			run.SetErr(cmd.ErrOrStderr())
+			return debugBoard(run, cmd, o)
+		},
+	}
 }
 
-func init() {
-	f := runCmd.Flags()
-	f.BoolVar(&debugFlags.on, "debug", false, "open the debugger window on the machine (same as lbplus debug)")
-	f.BoolVar(&debugFlags.text, "text", false, "debugger: text front-end on this terminal instead of the window")
-	f.StringVar(&debugFlags.script, "script", "", "debugger: run the commands in `FILE`, print what they show, exit")
-	f.StringArrayVar(&debugFlags.syms, "sym", nil, "debugger: symbol `FILE` written by lbplus asm --sym, or a program of lbplus: cpm, backup, diskbench, tapebench (repeatable)")
-	f.StringVar(&debugFlags.state, "state-file", "lbplus-debug.state", "debugger window: where F3 saves the machine's state and F4 loads it")
-	f.IntVar(&debugFlags.edges, "record-edges", debugger.DefaultEdges, "debugger: bus edges the signal recorder keeps (16 bytes each)")
-	run := runCmd.RunE
-	runCmd.RunE = func(cmd *cobra.Command, args []string) error {
-		if debugFlags.on || debugFlags.text || debugFlags.script != "" {
-			return debugBoard(cmd, cmd)
-		}
-		return run(cmd, args)
-	}
-	rootCmd.AddCommand(debugCmd)
-	// bench backup --debug-script FILE: the text debugger on the backup
-	// run's board (bench_backup.go's init ran before this file's).
-	for _, c := range benchCmd.Commands() {
-		if c.Name() == "backup" {
-			c.Flags().StringVar(&debugFlags.bench, "debug-script", "", "run the debugger commands in `FILE` on the board before the run goes on to its end (lbplus debug --script)")
-			c.Flags().BoolVar(&debugFlags.benchW, "debug", false, "open the debugger window on the board; the run goes on to its end when it is closed")
-			run := c.RunE
-			c.RunE = func(cmd *cobra.Command, args []string) error {
-				if debugFlags.benchW {
-					if err := handOffWindow(); err != nil {
-						return err
-					}
-				}
-				return run(cmd, args)
-			}
-		}
-	}
-	// The console escape: Ctrl-\ then "debug CMD" runs one debugger
-	// command on the running board (the machine waits meanwhile).
-	addMenuCommand(menuCommand{name: "debug", short: "g", usage: "debug COMMAND (debug help lists them)",
-		run: menuDebug})
+// addDebugFlags adds the debugger's flags to run's flags f.
+func addDebugFlags(f *pflag.FlagSet, o *debugOptions) {
+	f.BoolVar(&o.on, "debug", false, "open the debugger window on the machine (same as lbplus debug)")
+	f.BoolVar(&o.text, "text", false, "debugger: text front-end on this terminal instead of the window")
+	f.StringVar(&o.script, "script", "", "debugger: run the commands in `FILE`, print what they show, exit")
+	f.StringArrayVar(&o.syms, "sym", nil, "debugger: symbol `FILE` written by lbplus asm --sym, or a program of lbplus: cpm, backup, diskbench, tapebench (repeatable)")
+	f.StringVar(&o.state, "state-file", defaultStateFile, "debugger window: where F3 saves the machine's state and F4 loads it")
+	f.IntVar(&o.edges, "record-edges", debugger.DefaultEdges, "debugger: bus edges the signal recorder keeps (16 bytes each)")
+}
+
+// benchDebug are bench backup's debugger flags: --debug-script FILE runs
+// the text debugger's commands on the backup run's board, --debug opens
+// the window on it.
+type benchDebug struct {
+	script string
+	window bool
+}
+
+func addBenchDebugFlags(f *pflag.FlagSet, o *benchDebug) {
+	f.StringVar(&o.script, "debug-script", "", "run the debugger commands in `FILE` on the board before the run goes on to its end (lbplus debug --script)")
+	f.BoolVar(&o.window, "debug", false, "open the debugger window on the board; the run goes on to its end when it is closed")
+}
+
+// debugMenuCommand is the console escape's "debug CMD": one debugger
+// command on the running board (the machine waits meanwhile).
+func (s *runSession) debugMenuCommand() menuCommand {
+	return menuCommand{name: "debug", short: "g", usage: "debug COMMAND (debug help lists them)", run: s.menuDebug}
 }
 
 // maxSymbolFile bounds a --sym file: lbplus asm --sym writes one line of
@@ -124,7 +124,7 @@ const maxSymbolFile = 16 << 20
 // named pipe would block, /dev/zero never end).
 func checkSymbolFiles(names []string) error {
 	for _, name := range names {
-		if _, ok := programSymbols[name]; ok {
+		if _, ok := programSymbols()[name]; ok {
 			continue
 		}
 		if err := checkRegularInput(name); err != nil {
@@ -139,11 +139,11 @@ func checkSymbolFiles(names []string) error {
 
 // checkBenchDebugScript refuses, before a bench run, a --debug-script
 // that is not a regular file.
-func checkBenchDebugScript() error {
-	if debugFlags.bench == "" {
+func checkBenchDebugScript(path string) error {
+	if path == "" {
 		return nil
 	}
-	if err := checkScriptFile(debugFlags.bench); err != nil {
+	if err := checkScriptFile(path); err != nil {
 		return fmt.Errorf("--debug-script %w", err)
 	}
 	return nil
@@ -169,19 +169,19 @@ func checkScriptFile(path string) error {
 // runs: the script's commands on a debugger of the backup run's board,
 // printed to w with BACKUP's symbols; the harness then runs BACKUP to its
 // end. A script error is printed and ends the script.
-func benchDebugHook(w io.Writer) func(*emu.Board) {
-	if debugFlags.benchW {
+func benchDebugHook(w io.Writer, o benchDebug) func(*emu.Board) {
+	if o.window {
 		return func(b *emu.Board) {
 			d := debugger.ForBoard(b, debugger.NewRecorder(debugger.DefaultEdges))
 			if err := loadProgramSymbols(d.Syms, "backup"); err != nil {
 				fmt.Fprintln(w, "debugger:", err)
 			}
-			if err := openWindow(d, b, emu.Config{ROMName: "bench backup"}, new(func(byte))); err != nil {
+			if err := openWindow(d, b, emu.Config{ROMName: "bench backup"}, defaultStateFile, new(func(byte))); err != nil {
 				fmt.Fprintln(w, "debugger:", err)
 			}
 		}
 	}
-	path := debugFlags.bench
+	path := o.script
 	if path == "" {
 		return nil
 	}
@@ -204,23 +204,21 @@ func benchDebugHook(w io.Writer) func(*emu.Board) {
 	}
 }
 
-// menuDebuggers is the debugger of each board the escape prompt has used,
-// made on first use: it records from then on.
-var menuDebuggers = map[*emu.Board]*debugger.Text{}
-
-func menuDebug(b *emu.Board, args []string) string {
-	x := menuDebuggers[b]
+// menuDebug runs one debugger command on b for the escape prompt, with the
+// board's debugger made on first use.
+func (s *runSession) menuDebug(b *emu.Board, args []string) string {
+	x := s.debuggers[b]
 	if x == nil {
 		d := debugger.ForBoard(b, debugger.NewRecorder(0))
 		// The built-in ROM unless the flags named another one (a machine
 		// file may).
-		if runFlags.rom == "" && runFlags.machine == "" {
+		if s.o.rom == "" && s.o.machine == "" {
 			if r, err := monitor.Result(); err == nil {
 				d.Syms.AddResult(r)
 			}
 		}
 		x = debugger.NewText(d, b, nil)
-		menuDebuggers[b] = x
+		s.debuggers[b] = x
 	}
 	var out bytes.Buffer
 	x.Out = &out
@@ -232,22 +230,24 @@ func menuDebug(b *emu.Board, args []string) string {
 
 // programSymbols are the programs lbplus ships, whose symbols --sym NAME
 // loads without a file.
-var programSymbols = map[string]func(s *debugger.Symbols) error{
-	"cpm": func(s *debugger.Symbols) error {
-		for _, f := range []string{"ccp.asm", "bdos.asm"} {
-			m, err := cpm.Symbols(f)
-			if err != nil {
-				return err
+func programSymbols() map[string]func(s *debugger.Symbols) error {
+	return map[string]func(s *debugger.Symbols) error{
+		"cpm": func(s *debugger.Symbols) error {
+			for _, f := range []string{"ccp.asm", "bdos.asm"} {
+				m, err := cpm.Symbols(f)
+				if err != nil {
+					return err
+				}
+				s.Add(m)
 			}
+			m, err := cpmbios.Symbols()
 			s.Add(m)
-		}
-		m, err := cpmbios.Symbols()
-		s.Add(m)
-		return err
-	},
-	"backup":    asmSymbols(backup.Build),
-	"diskbench": asmSymbols(diskbench.Build),
-	"tapebench": asmSymbols(tapebench.Build),
+			return err
+		},
+		"backup":    asmSymbols(backup.Build),
+		"diskbench": asmSymbols(diskbench.Build),
+		"tapebench": asmSymbols(tapebench.Build),
+	}
 }
 
 func asmSymbols(build func() (*asm.Result, error)) func(s *debugger.Symbols) error {
@@ -262,7 +262,7 @@ func asmSymbols(build func() (*asm.Result, error)) func(s *debugger.Symbols) err
 }
 
 func loadProgramSymbols(s *debugger.Symbols, name string) error {
-	if err := programSymbols[name](s); err != nil {
+	if err := programSymbols()[name](s); err != nil {
 		return fmt.Errorf("--sym %s: %w", name, err)
 	}
 	return nil
@@ -270,36 +270,37 @@ func loadProgramSymbols(s *debugger.Symbols, name string) error {
 
 // debugBoard builds the machine from run's flags (on flags) and debugs
 // it, printing on term's output.
-func debugBoard(flags, term *cobra.Command) (err error) {
-	runAtExit = nil
-	defer runExitHooks(&err)
-	if err := checkRecordEdges(debugFlags.edges); err != nil {
+func debugBoard(flags, term *cobra.Command, o *runOptions) (err error) {
+	s := newRunSession(o)
+	defer s.exitHooks(&err)
+	dbg := o.debug
+	if err := checkRecordEdges(dbg.edges); err != nil {
 		return err
 	}
-	if !debugFlags.text && debugFlags.script == "" {
+	if !dbg.text && dbg.script == "" {
 		if err := handOffWindow(); err != nil {
 			return err
 		}
 	}
-	if debugFlags.script != "" {
-		if err := checkScriptFile(debugFlags.script); err != nil {
+	if dbg.script != "" {
+		if err := checkScriptFile(dbg.script); err != nil {
 			return fmt.Errorf("--script %w", err) // a FIFO would block with no writer
 		}
 	}
-	if err := checkSymbolFiles(debugFlags.syms); err != nil {
+	if err := checkSymbolFiles(dbg.syms); err != nil {
 		return err
 	}
-	if err := checkOutputs(nil, outputFile{"--state-file", debugFlags.state}); err != nil {
+	if err := checkOutputs(nil, outputFile{"--state-file", dbg.state}); err != nil {
 		return err
 	}
 	if flags.Flags().Changed("serial") || flags.Flags().Changed("printer") {
 		return fmt.Errorf("--serial and --printer attach the host to lbplus run only, not to the debugger")
 	}
-	cfg, err := runConfig(flags)
+	cfg, err := s.config(flags)
 	if err != nil {
 		return err
 	}
-	if err := checkOutputs(runInputs, outputFile{"--state-file", debugFlags.state}); err != nil {
+	if err := checkOutputs(s.inputs, outputFile{"--state-file", dbg.state}); err != nil {
 		return err
 	}
 	var out []byte
@@ -311,12 +312,12 @@ func debugBoard(flags, term *cobra.Command) (err error) {
 		}
 		out = append(out, b)
 	}
-	board, err := newBoard(cfg)
+	board, err := s.newBoard(cfg)
 	if err != nil {
 		return err
 	}
 	defer board.Close()
-	d := debugger.ForBoard(board, debugger.NewRecorder(debugFlags.edges))
+	d := debugger.ForBoard(board, debugger.NewRecorder(dbg.edges))
 	d.Rec.SetInitiator(cfg.SCSIID)
 	if img, err := monitor.Image(); err == nil && bytes.Equal(img, cfg.ROM) {
 		r, err := monitor.Result()
@@ -332,8 +333,8 @@ func debugBoard(flags, term *cobra.Command) (err error) {
 			return err
 		}
 	}
-	for _, name := range debugFlags.syms {
-		if _, ok := programSymbols[name]; ok {
+	for _, name := range dbg.syms {
+		if _, ok := programSymbols()[name]; ok {
 			if err := loadProgramSymbols(d.Syms, name); err != nil {
 				return err
 			}
@@ -344,18 +345,18 @@ func debugBoard(flags, term *cobra.Command) (err error) {
 		}
 	}
 
-	if debugFlags.text || debugFlags.script != "" {
+	if dbg.text || dbg.script != "" {
 		x := debugger.NewText(d, board, term.OutOrStdout())
 		x.ConsoleOut = func() []byte { p := out; out = nil; return p }
-		if debugFlags.script != "" {
-			f, err := os.Open(debugFlags.script)
+		if dbg.script != "" {
+			f, err := os.Open(dbg.script)
 			if err != nil {
 				return fmt.Errorf("--script: %w", err)
 			}
 			defer f.Close()
 			x.Echo = true
 			if err := x.Run(f, "", true); err != nil {
-				return fmt.Errorf("%s: %w", debugFlags.script, err)
+				return fmt.Errorf("%s: %w", dbg.script, err)
 			}
 			return nil
 		}
@@ -363,7 +364,7 @@ func debugBoard(flags, term *cobra.Command) (err error) {
 		return x.Run(term.InOrStdin(), "(lbplus) ", false)
 	}
 
-	return openWindow(d, board, cfg, &toWindow)
+	return openWindow(d, board, cfg, dbg.state, &toWindow)
 }
 
 // checkRecordEdges refuses a recorder that is too small to be of use or
@@ -412,25 +413,9 @@ func sizeText(n uint64) string {
 }
 
 // bootsOurCPM reports whether the disk at SCSI ID 0 is an lbplus CP/M
-// system disk (its block 31 is our configuration block), so the debugger
-// can name CP/M's CCP, BDOS and BIOS by itself.
+// system disk, so the debugger can name CP/M's CCP, BDOS and BIOS by
+// itself.
 func bootsOurCPM(b *emu.Board) bool {
-	m, ok := b.SCSIDevice(HD0ID).(scsidev.Medium)
-	if !ok {
-		return false
-	}
-	_, ours, err := cpmbios.ReadHDConfig(mediumBlocks{m})
-	return err == nil && ours
-}
-
-// mediumBlocks reads a SCSI medium's LUN 0 as a cpmbios.BlockDevice
-// (reads only: it is for looking).
-type mediumBlocks struct{ m scsidev.Medium }
-
-func (x mediumBlocks) Blocks() int64 { return cpmbios.SysBlocks }
-func (x mediumBlocks) ReadBlock(n int64, buf []byte) error {
-	return x.m.PeekBlock(0, n, buf)
-}
-func (x mediumBlocks) WriteBlock(int64, []byte) error {
-	return errors.New("read only")
+	m, ok := b.SCSIDevice(emu.HD0ID).(scsidev.Medium)
+	return ok && sysdisk.Ours(m)
 }

@@ -38,6 +38,6 @@ func handOffWindow() error {
 	return fmt.Errorf("debug: %w", syscall.Exec(bin, append([]string{bin}, os.Args[1:]...), os.Environ()))
 }
 
-func openWindow(*debugger.Debugger, *emu.Board, emu.Config, *func(byte)) error {
+func openWindow(*debugger.Debugger, *emu.Board, emu.Config, string, *func(byte)) error {
 	return errors.New("debug: this build of lbplus has no window (build with -tags window)")
 }

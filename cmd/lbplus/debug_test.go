@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,22 +9,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/lbplus/lbplus/debugger"
 	"github.com/lbplus/lbplus/devices/acb4000"
 	"github.com/lbplus/lbplus/emu"
 	"github.com/lbplus/lbplus/roms/cpmbios"
 	"github.com/lbplus/lbplus/roms/monitor"
 )
-
-func resetDebugFlags(t *testing.T) {
-	resetRunFlags(t)
-	clear := func() {
-		debugFlags.on, debugFlags.text, debugFlags.script, debugFlags.syms = false, false, "", nil
-		debugFlags.edges = debugger.DefaultEdges
-	}
-	clear()
-	t.Cleanup(clear)
-}
 
 // debugFiles makes a formatted ST-125 image and a debugger script file
 // holding script, in a temporary folder.
@@ -41,13 +29,9 @@ func debugFiles(t *testing.T, script string) (img, scriptFile string) {
 // lbplus debug --hd0 FILE --script FILE: the scripted session through the
 // command line, with the built-in ROM's symbols loaded.
 func TestDebugScript(t *testing.T) {
-	resetDebugFlags(t)
 	img, script := debugFiles(t, "break phase COMMAND\ncontinue\nphase\nbreak swreq\ncontinue\nbreaks\nprint wboot\n")
-	var out bytes.Buffer
-	debugCmd.SetOut(&out)
-	t.Cleanup(func() { debugCmd.SetOut(nil) })
-	require.NoError(t, debugCmd.RunE(debugCmd, []string{"--hd0", img, "--script", script, "--sym", "cpm"}))
-	got := out.String()
+	got, _, err := execute("debug", "--hd0", img, "--script", script, "--sym", "cpm")
+	require.NoError(t, err)
 	assert.Contains(t, got, "READ(6) LUN 0 LBA 0 blocks 1")
 	syms, err := monitor.Symbols()
 	require.NoError(t, err)
@@ -60,26 +44,19 @@ func TestDebugScript(t *testing.T) {
 // display, the clear error) or with --script the script's commands on the
 // machine run's flags build, and devices shows the disk's panel.
 func TestRunDebug(t *testing.T) {
-	resetDebugFlags(t)
 	img, script := debugFiles(t, "break phase DATAIN\ncontinue\ndevices\n")
-	var out bytes.Buffer
-	runCmd.SetOut(&out)
-	t.Cleanup(func() { runCmd.SetOut(nil) })
-	require.NoError(t, runCmd.ParseFlags([]string{"--debug", "--hd0", img, "--script", script}))
-	require.NoError(t, runCmd.RunE(runCmd, nil))
-	got := out.String()
+	got, _, err := execute("run", "--debug", "--hd0", img, "--script", script)
+	require.NoError(t, err)
 	assert.Contains(t, got, "READ(6) LUN 0 LBA 0 blocks 1")
 	assert.Contains(t, got, "> devices\nACB-4000 at SCSI ID 0\n")
 
-	resetDebugFlags(t)
 	t.Setenv("DISPLAY", "")
 	t.Setenv("WAYLAND_DISPLAY", "")
-	require.NoError(t, runCmd.ParseFlags([]string{"--debug", "--hd0", img}))
-	assert.ErrorContains(t, runCmd.RunE(runCmd, nil), "no display")
+	_, _, err = execute("run", "--debug", "--hd0", img)
+	assert.ErrorContains(t, err, "no display")
 }
 
 func TestDebugRejectsBadInput(t *testing.T) {
-	resetDebugFlags(t)
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.sym")
 	require.NoError(t, os.WriteFile(bad, []byte("x EQU\n"), 0o644))
@@ -95,30 +72,25 @@ func TestDebugRejectsBadInput(t *testing.T) {
 		{[]string{"--text", "--record-edges", "5"}, "--record-edges 5"},
 		{[]string{"extra"}, "unexpected argument"},
 	} {
-		resetDebugFlags(t)
-		err := debugCmd.RunE(debugCmd, tt.args)
+		_, _, err := execute(append([]string{"debug"}, tt.args...)...)
 		assert.ErrorContains(t, err, tt.want, tt.args)
 	}
 	t.Setenv("DISPLAY", "")
 	t.Setenv("WAYLAND_DISPLAY", "")
-	resetDebugFlags(t)
-	assert.ErrorContains(t, debugCmd.RunE(debugCmd, nil), "no display")
+	_, _, err := execute("debug")
+	assert.ErrorContains(t, err, "no display")
 }
 
 // With nothing attached, lbplus debug boots our CP/M from the default
 // system disk, with its symbols: typing DIR on the console reaches CP/M,
 // and a CDB breakpoint stops at the BIOS's READ of the directory.
 func TestDebugCPM(t *testing.T) {
-	resetDebugFlags(t)
 	t.Setenv("XDG_DATA_HOME", t.TempDir())
 	script := filepath.Join(t.TempDir(), "cpm.dbg")
 	require.NoError(t, os.WriteFile(script, []byte("continue 25s\nconsole\nbreak cdb any\ntype DIR\\r\ncontinue 3s\nconsole\n"), 0o644))
-	var out bytes.Buffer
-	debugCmd.SetOut(&out)
-	runCmd.SetErr(&bytes.Buffer{}) // "made the default system disk"
-	t.Cleanup(func() { debugCmd.SetOut(nil); runCmd.SetErr(nil) })
-	require.NoError(t, debugCmd.RunE(debugCmd, []string{"--script", script}))
-	got := out.String()
+	got, stderr, err := execute("debug", "--script", script)
+	require.NoError(t, err)
+	assert.Contains(t, stderr, "made the default system disk")
 	assert.Contains(t, got, "A>")
 	assert.Regexp(t, `breakpoint 1: target 0 READ\(6\) LUN 0 LBA [0-9]+ blocks 1, CDB sent by the instruction at [a-z_]+`, got, "BIOS symbols name the instruction")
 	assert.Contains(t, got, "> console\nDIR\n")
@@ -127,40 +99,30 @@ func TestDebugCPM(t *testing.T) {
 // The console escape's "debug CMD" runs one debugger command on the
 // running board and answers in CR LF lines.
 func TestDebugMenuCommand(t *testing.T) {
-	resetDebugFlags(t)
 	rom, err := monitor.Image()
 	require.NoError(t, err)
 	b, err := emu.New(emu.DefaultConfig(rom))
 	require.NoError(t, err)
 	defer b.Close()
-	t.Cleanup(func() { delete(menuDebuggers, b) })
-	got := runMenuCommand(b, "debug regs")
+	menu := newRunSession(&runOptions{}).menuCommand
+	got := menu(b, "debug regs")
 	assert.Contains(t, got, "PC=0000")
 	assert.Contains(t, got, "\r\nAF'=")
-	assert.Contains(t, runMenuCommand(b, "g step 3"), ">002E", "three instructions run")
+	assert.Contains(t, menu(b, "g step 3"), ">002E", "three instructions run")
 	syms, err := monitor.Symbols()
 	require.NoError(t, err)
-	assert.Contains(t, runMenuCommand(b, "debug print swreq"), fmt.Sprintf("%04Xh", syms["swreq"]), "symbols of the built-in ROM")
-	assert.Contains(t, runMenuCommand(b, "debug bogus"), "error: unknown command")
-	assert.Contains(t, runMenuCommand(b, "help"), "debug COMMAND")
+	assert.Contains(t, menu(b, "debug print swreq"), fmt.Sprintf("%04Xh", syms["swreq"]), "symbols of the built-in ROM")
+	assert.Contains(t, menu(b, "debug bogus"), "error: unknown command")
+	assert.Contains(t, menu(b, "help"), "debug COMMAND")
 }
 
 // bench backup --debug-script: the debugger on a backup run's board, with
 // BACKUP's symbols; the run then goes on to its result.
 func TestBenchBackupDebugScript(t *testing.T) {
-	resetDebugFlags(t)
-	t.Cleanup(func() { debugFlags.bench = "" })
 	script := filepath.Join(t.TempDir(), "b.dbg")
 	require.NoError(t, os.WriteFile(script, []byte("break cdb 0A\ncontinue\nphases 2\n"), 0o644))
-	var out, errb bytes.Buffer
-	rootCmd.SetOut(&out)
-	rootCmd.SetErr(&errb)
-	defer func() { rootCmd.SetOut(nil); rootCmd.SetErr(nil); rootCmd.SetArgs(nil) }()
-	// Flags keep their values between Execute calls: give the ones other
-	// tests change.
-	rootCmd.SetArgs([]string{"bench", "backup", "--mb", "0.02", "--tape-burst", "16", "--json=false", "--debug-script", script})
-	require.NoError(t, rootCmd.Execute(), errb.String())
-	got := out.String()
+	got, errb, err := execute("bench", "backup", "--mb", "0.02", "--debug-script", script)
+	require.NoError(t, err, errb)
 	assert.Regexp(t, `breakpoint 1: target 1 WRITE\(6\) LUN 0 LBA 0 blocks 1, CDB sent by the instruction at sl_pout`, got)
 	assert.Contains(t, got, "burst-hd3-8Kx1-tape3", "the run's result follows")
 }
@@ -170,7 +132,6 @@ func TestBenchBackupDebugScript(t *testing.T) {
 // system has none of them.
 func TestDebugNamesOurCPMOnAnyDisk(t *testing.T) {
 	for _, system := range []bool{true, false} {
-		resetDebugFlags(t)
 		img, script := debugFiles(t, "dis 0DC06h 1\n")
 		if system {
 			require.NoError(t, os.Remove(img))
@@ -178,14 +139,12 @@ func TestDebugNamesOurCPMOnAnyDisk(t *testing.T) {
 			_, err := installSystemDisk(img)
 			require.NoError(t, err)
 		}
-		var out bytes.Buffer
-		debugCmd.SetOut(&out)
-		require.NoError(t, debugCmd.RunE(debugCmd, []string{"--hd0", img, "--script", script}))
-		debugCmd.SetOut(nil)
+		out, _, err := execute("debug", "--hd0", img, "--script", script)
+		require.NoError(t, err)
 		if system {
-			assert.Contains(t, out.String(), "BDOSENT:")
+			assert.Contains(t, out, "BDOSENT:")
 		} else {
-			assert.NotContains(t, out.String(), "BDOSENT")
+			assert.NotContains(t, out, "BDOSENT")
 		}
 	}
 }

@@ -10,10 +10,11 @@ import (
 
 // openWindow runs the debugger window on the board (the lbplus-window
 // build: ebiten needs a display as soon as the program starts, so only
-// this build links it). toWindow receives the console callback.
-func openWindow(d *debugger.Debugger, board *emu.Board, cfg emu.Config, toWindow *func(byte)) error {
+// this build links it). F3 and F4 save and load the machine in
+// stateFile; toWindow receives the console callback.
+func openWindow(d *debugger.Debugger, board *emu.Board, cfg emu.Config, stateFile string, toWindow *func(byte)) error {
 	w := window.New(d, window.Options{Title: "lbplus debugger - " + cfg.ROMName, Chip: board.NCR5380(),
-		ConsoleIn: board.ConsoleInput, Panels: debugger.DevicePanels(board), StateFile: debugFlags.state,
+		ConsoleIn: board.ConsoleInput, Panels: debugger.DevicePanels(board), StateFile: stateFile,
 		Runner: true})
 	*toWindow = w.Console
 	return window.Run(w)

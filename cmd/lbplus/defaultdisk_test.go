@@ -13,8 +13,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/lbplus/lbplus/devices/mcd403"
+	"github.com/lbplus/lbplus/emu"
 	"github.com/lbplus/lbplus/emu/console"
 	"github.com/lbplus/lbplus/scsi/scsidev"
+	"github.com/lbplus/lbplus/sysdisk"
 )
 
 // runScript runs `lbplus run` with no arguments (at --speed max) on this
@@ -26,17 +28,10 @@ func runScript(t *testing.T, want, script []string) string {
 	return runScriptWith(t, nil, want, script)
 }
 
-// runScriptWith is runScript with setup changing the flags (after they
-// are reset to the defaults).
-func runScriptWith(t *testing.T, setup func(), want, script []string) string {
+// runScriptWith is runScript with more flags: `lbplus run --speed max
+// ARGS`.
+func runScriptWith(t *testing.T, args, want, script []string) string {
 	t.Helper()
-	runFlags.rom, runFlags.speed, runFlags.console, runFlags.scsiID = "", "max", "stdio", 7
-	runFlags.hd0, runFlags.lun1, runFlags.tape, runFlags.machine, runFlags.scsi = "", "", "", "", nil
-	fdFlags = [4]string{}
-	t.Cleanup(func() { runFlags.hd0, runFlags.scsi, fdFlags = "", nil, [4]string{} })
-	if setup != nil {
-		setup()
-	}
 	inR, inW, err := os.Pipe()
 	require.NoError(t, err)
 	outR, outW, err := os.Pipe()
@@ -91,7 +86,8 @@ func runScriptWith(t *testing.T, setup func(), want, script []string) string {
 			}
 		}
 	}()
-	require.NoError(t, runBoard(runCmd, nil))
+	_, _, err = execute(append([]string{"run", "--speed", "max"}, args...)...)
+	require.NoError(t, err)
 	outW.Close()
 	<-user
 	inW.Close()
@@ -153,7 +149,7 @@ func TestRunDefaultSession(t *testing.T) {
 		{"DIR", "A: U5       COM\r\nA>"},
 		{"USER 0", "A>"},
 		{"DIR U5.COM", "NO FILE\r\nA>"},
-		{"TYPE README.TXT", strings.ReplaceAll(readme, "\n", "\r\n") + "\r\nA>"},
+		{"TYPE README.TXT", strings.ReplaceAll(sysdisk.Readme, "\n", "\r\n") + "\r\nA>"},
 	}
 	want, lines := []string{"A>"}, []string(nil)
 	for _, s := range script {
@@ -171,7 +167,7 @@ func TestRunDefaultSession(t *testing.T) {
 		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644))
 	}
 	disk := filepath.Join(os.Getenv("XDG_DATA_HOME"), "lbplus", DefaultDiskName)
-	require.NoError(t, cpmPut(io.Discard, disk, []string{filepath.Join(dir, "test.sub"), filepath.Join(dir, "note.txt")}, 0))
+	require.NoError(t, cpmOptions{}.put(io.Discard, disk, []string{filepath.Join(dir, "test.sub"), filepath.Join(dir, "note.txt")}))
 
 	got = runScript(t,
 		[]string{"A>", "A>TYPE NOTE.TXT\r\nA note for the batch.\r\n\r\nA>ERA NOTE.TXT\r\nA>DIR NOTE.TXT\r\nNO FILE\r\nA>",
@@ -184,27 +180,23 @@ func TestRunDefaultSession(t *testing.T) {
 // beside it (BACKUP and RESTORE on its A: need both); a disk of the
 // user's, hard or floppy, replaces the default.
 func TestRunTapeJoinsTheDefaultDisk(t *testing.T) {
-	resetRunFlags(t)
 	t.Setenv("XDG_DATA_HOME", t.TempDir())
 	tape := filepath.Join(t.TempDir(), "t.tape")
 	require.NoError(t, mcd403.Create(tape, 3))
-	runFlags.tape = tape
-	cfg, err := runConfig(runCmd)
+	cfg, err := runConfigFor(t, "--tape", tape)
 	require.NoError(t, err)
 	disk := filepath.Join(os.Getenv("XDG_DATA_HOME"), "lbplus", DefaultDiskName)
 	assert.ElementsMatch(t, []scsidev.Spec{
-		{ID: TapeID, Type: "mcd403", Images: []string{tape}},
-		{ID: HD0ID, Type: "acb4000", Images: []string{disk}},
+		{ID: emu.TapeID, Type: "mcd403", Images: []string{tape}},
+		{ID: emu.HD0ID, Type: "acb4000", Images: []string{disk}},
 	}, cfg.SCSI)
 
 	fd := filepath.Join(t.TempDir(), "f.imd")
-	require.NoError(t, floppyCreate(io.Discard, fd, "amp2", 0, stamp))
-	fdFlags[0] = fd
-	t.Cleanup(func() { fdFlags = [4]string{} })
-	cfg, err = runConfig(runCmd)
+	require.NoError(t, floppyCreate(io.Discard, fd, "amp2", 0, systemFlags{}, stamp))
+	cfg, err = runConfigFor(t, "--tape", tape, "--fd0", fd)
 	require.NoError(t, err)
 	assert.ElementsMatch(t, []scsidev.Spec{
-		{ID: TapeID, Type: "mcd403", Images: []string{tape}},
-		{ID: HD0ID, Type: "acb4000", Images: []string{disk}},
+		{ID: emu.TapeID, Type: "mcd403", Images: []string{tape}},
+		{ID: emu.HD0ID, Type: "acb4000", Images: []string{disk}},
 	}, cfg.SCSI, "a floppy of the user's keeps the default disk")
 }

@@ -13,16 +13,16 @@ import (
 	"github.com/lbplus/lbplus/devices/acb4000"
 	"github.com/lbplus/lbplus/devices/scsihd"
 	"github.com/lbplus/lbplus/roms/cpmbios"
+	"github.com/lbplus/lbplus/sysdisk"
 )
 
-// diskCmd makes and inspects hard-disk images: ACB-4000 ones (raw 512-byte
-// blocks plus a FILE.toml sidecar) and raw ones for scsihd.
-var diskCmd = &cobra.Command{
-	Use:   "disk",
-	Short: "Make and inspect hard-disk images (ACB-4000, scsihd)",
-}
-
-func init() {
+// newDiskCmd makes and inspects hard-disk images: ACB-4000 ones (raw
+// 512-byte blocks plus a FILE.toml sidecar) and raw ones for scsihd.
+func newDiskCmd(a *app) *cobra.Command {
+	diskCmd := &cobra.Command{
+		Use:   "disk",
+		Short: "Make and inspect hard-disk images (ACB-4000, scsihd)",
+	}
 	var (
 		geometry    string
 		interleave  int
@@ -65,7 +65,7 @@ ID=scsihd:FILE (docs/SCSIHD.md). An existing FILE is never replaced.`,
 				if part := int64(cpmbios.PartTracks * cpmbios.TrackBlocks * cpmbios.BlockSize); system.on && n < part {
 					return fmt.Errorf("%s: %d bytes is too small for a CP/M partition (%d bytes)", args[0], n, part)
 				}
-				cleanScratchOnSignal()
+				a.cleanScratchOnSignal()
 				if err := scsihd.Create(args[0], n); err != nil {
 					return err
 				}
@@ -77,7 +77,7 @@ ID=scsihd:FILE (docs/SCSIHD.md). An existing FILE is never replaced.`,
 			default:
 				return fmt.Errorf("%s: --type %q: want acb4000 or scsihd", args[0], typ)
 			}
-			cleanScratchOnSignal() // Ctrl-C leaves no half-made image
+			a.cleanScratchOnSignal() // Ctrl-C leaves no half-made image
 			if err := diskCreate(cmd.OutOrStdout(), args[0], geometry, interleave, unformatted); err != nil || !system.on {
 				return err
 			}
@@ -106,7 +106,7 @@ cpmls -f lbplus-hd0 FILE).`,
 	}
 	info.Flags().BoolVar(&diskdefs, "diskdefs", false, "print cpmtools diskdefs for the disk's CP/M partitions")
 	diskCmd.AddCommand(create, info)
-	rootCmd.AddCommand(diskCmd)
+	return diskCmd
 }
 
 func geometryNames() []string {
@@ -157,7 +157,7 @@ func diskInfo(w io.Writer, path string) error { return diskReport(w, path, false
 // takes); then its CP/M system, or with diskdefs only the cpmtools
 // definitions of its partitions.
 func diskReport(w io.Writer, path string, diskdefs bool) error {
-	f, err := openHDFile(path, true)
+	f, err := sysdisk.OpenHD(path, true)
 	if err != nil {
 		return err
 	}

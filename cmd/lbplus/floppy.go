@@ -9,21 +9,23 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/lbplus/lbplus/devices/fdimage"
 	"github.com/lbplus/lbplus/emu"
+	"github.com/lbplus/lbplus/sysdisk"
 )
 
-// floppyCmd makes and inspects floppy images (ImageDisk .IMD or raw).
-var floppyCmd = &cobra.Command{
-	Use:   "floppy",
-	Short: "Make, inspect and convert floppy images (.imd, .td0 or raw)",
-}
-
-func init() {
+// newFloppyCmd makes and inspects floppy images (ImageDisk .IMD or raw).
+func newFloppyCmd() *cobra.Command {
+	floppyCmd := &cobra.Command{
+		Use:   "floppy",
+		Short: "Make, inspect and convert floppy images (.imd, .td0 or raw)",
+	}
 	var (
 		format     string
 		interleave int
+		system     systemFlags
 	)
 	create := &cobra.Command{
 		Use:   "create --format amp1|amp2|amp3|amp4 FILE.img|FILE.imd",
@@ -36,15 +38,15 @@ also takes a geometry CYLxHEADSxSECTORSxSIZE[,first=N][,il=N][,fm].
 An existing FILE is never replaced.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := fdSystem.check(cmd); err != nil {
+			if err := system.check(cmd); err != nil {
 				return err
 			}
-			return floppyCreate(cmd.OutOrStdout(), args[0], format, interleave, time.Now())
+			return floppyCreate(cmd.OutOrStdout(), args[0], format, interleave, system, time.Now())
 		},
 	}
 	create.Flags().StringVar(&format, "format", "", "amp1, amp2, amp3, amp4 or CxHxSxSIZE (required)")
 	create.Flags().IntVar(&interleave, "interleave", 0, "physical interleave (default: the format's, 2 for amp1-amp4)")
-	addFloppySystemFlags(create.Flags(), &fdSystem)
+	addFloppySystemFlags(create.Flags(), &system)
 	info := &cobra.Command{
 		Use:   "info FILE",
 		Short: "Show a floppy image's format, geometry, sector map and bad sectors",
@@ -74,11 +76,13 @@ ambiguous. An existing OUT is replaced only with --force.`,
 	convert.Flags().StringVar(&format, "format", "", "geometry of a raw IN or OUT: amp1-amp4 or CxHxSxSIZE")
 	convert.Flags().BoolVar(&force, "force", false, "replace an existing OUT")
 	floppyCmd.AddCommand(create, info, convert)
-	rootCmd.AddCommand(floppyCmd)
+	return floppyCmd
+}
 
-	rf := runCmd.Flags()
-	for i := range fdFlags {
-		rf.StringVar(&fdFlags[i], fmt.Sprintf("fd%d", i), "",
+// addFloppyFlags adds --fd0 ... --fd3 to run's flags f.
+func addFloppyFlags(f *pflag.FlagSet, o *runOptions) {
+	for i := range o.fd {
+		f.StringVar(&o.fd[i], fmt.Sprintf("fd%d", i), "",
 			fmt.Sprintf("floppy drive %d: image `FILE[,OPTION...]` (.imd, .td0 or raw; make one with lbplus floppy create); options: format=amp1..amp4 (a raw image's format), ro, type=48tpi or 96tpi, convert=NEW.imd (a .td0: mount a new writable IMD copy)", i))
 	}
 }
@@ -96,13 +100,10 @@ func noteTeledisk(w io.Writer, cfg emu.Config) {
 // td0Hint says how to write to a Teledisk image's contents.
 const td0Hint = "FILE,convert=NEW.imd mounts a writable IMD copy; lbplus never writes a .td0"
 
-// fdFlags are --fd0 ... --fd3.
-var fdFlags [4]string
-
 // applyFloppyFlags puts the --fdN images in cfg, replacing a machine file's
 // drive N.
-func applyFloppyFlags(cfg *emu.Config) error {
-	for i, arg := range fdFlags {
+func applyFloppyFlags(cfg *emu.Config, fd [4]string) error {
+	for i, arg := range fd {
 		if arg == "" {
 			continue
 		}
@@ -141,7 +142,7 @@ func parseFloppyFlag(drive int, arg string) (emu.Floppy, error) {
 	return f, nil
 }
 
-func floppyCreate(w io.Writer, path, format string, interleave int, now time.Time) error {
+func floppyCreate(w io.Writer, path, format string, interleave int, system systemFlags, now time.Time) error {
 	if format == "" {
 		return fmt.Errorf("%s: --format is required (%s or CxHxSxSIZE)", path, strings.Join(fdimage.FormatNames(), ", "))
 	}
@@ -161,14 +162,14 @@ func floppyCreate(w io.Writer, path, format string, interleave int, now time.Tim
 	header := "IMD 1.18: " + now.Format("02/01/2006 15:04:05")
 	d := f.NewDisk(0xE5)
 	d.Comment = fmt.Sprintf("lbplus floppy create --format %s\r\n", f.Name)
-	if err := floppySystem(path, f, d); err != nil {
+	if err := floppySystem(path, f, d, system); err != nil {
 		return err
 	}
 	if err := fdimage.Create(path, f, d, header); err != nil {
 		return err
 	}
-	if fdSystem.on {
-		if err := putFloppyPrograms(path, f); err != nil {
+	if system.on {
+		if err := sysdisk.PutFloppyPrograms(path, f); err != nil {
 			os.Remove(path) // a system disk without its programs is not what was asked
 			return err
 		}
@@ -246,14 +247,16 @@ func floppyInfo(w io.Writer, path, format string) error {
 	return nil
 }
 
-func init() {
+// floppyMenuCommands are the escape prompt's commands for the floppy
+// drives: insert, eject, drives.
+func floppyMenuCommands() []menuCommand {
 	drive := func(args []string) (int, bool) {
 		if len(args) < 1 || len(args[0]) != 1 || args[0][0] < '0' || args[0][0] > '3' {
 			return 0, false
 		}
 		return int(args[0][0] - '0'), true
 	}
-	addMenuCommand(menuCommand{name: "insert", short: "i", usage: "insert 0-3 FILE[,format=amp2][,ro][,convert=NEW.imd]",
+	return []menuCommand{{name: "insert", short: "i", usage: "insert 0-3 FILE[,format=amp2][,ro][,convert=NEW.imd]",
 		run: func(b *emu.Board, args []string) string {
 			n, ok := drive(args)
 			if !ok || len(args) != 2 {
@@ -273,8 +276,7 @@ func init() {
 				return fmt.Sprintf("drive %d: %s inserted write-protected (Teledisk; %s)", n, fl.Image, td0Hint)
 			}
 			return fmt.Sprintf("drive %d: %s inserted", n, fl.Image)
-		}})
-	addMenuCommand(menuCommand{name: "eject", short: "e", usage: "eject 0-3",
+		}}, {name: "eject", short: "e", usage: "eject 0-3",
 		run: func(b *emu.Board, args []string) string {
 			n, ok := drive(args)
 			if !ok || len(args) != 1 {
@@ -284,8 +286,7 @@ func init() {
 				return err.Error()
 			}
 			return fmt.Sprintf("drive %d: ejected", n)
-		}})
-	addMenuCommand(menuCommand{name: "drives", short: "d", usage: "drives",
+		}}, {name: "drives", short: "d", usage: "drives",
 		run: func(b *emu.Board, _ []string) string {
 			var out []string
 			for n := 0; n < 4; n++ {
@@ -302,5 +303,5 @@ func init() {
 				return "no floppy drives fitted"
 			}
 			return strings.Join(out, "\r\n")
-		}})
+		}}}
 }

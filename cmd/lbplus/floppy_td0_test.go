@@ -84,8 +84,6 @@ func bootDisk(t *testing.T) *fdimage.Disk {
 // drive sees write-protected, with a note; with ,convert=NEW.imd it boots
 // from the new writable IMD copy and the .td0 is left as it was.
 func TestRunBootsTeledisk(t *testing.T) {
-	resetRunFlags(t)
-	t.Cleanup(func() { fdFlags = [4]string{} })
 	dir := t.TempDir()
 	td0 := filepath.Join(dir, "boot.td0")
 	writeTD0(t, td0, bootDisk(t))
@@ -100,11 +98,10 @@ func TestRunBootsTeledisk(t *testing.T) {
 		{td0, true, "drive 0: " + td0 + " is a Teledisk image, mounted write-protected"},
 		{td0 + ",convert=" + imd, false, ""},
 	} {
-		fdFlags[0] = tc.flag
+		cmd, s := runSessionFor(t, "--fd0", tc.flag)
 		var errOut bytes.Buffer
-		runCmd.SetErr(&errOut)
-		cfg, err := runConfig(runCmd)
-		runCmd.SetErr(nil)
+		cmd.SetErr(&errOut)
+		cfg, err := s.config(cmd)
 		require.NoError(t, err, tc.flag)
 		if tc.note != "" {
 			assert.Contains(t, errOut.String(), tc.note)
@@ -130,8 +127,7 @@ func TestRunBootsTeledisk(t *testing.T) {
 	assert.Equal(t, orig, after)
 
 	// The copy exists now: convert= to it again is refused, not overwritten.
-	fdFlags[0] = td0 + ",convert=" + imd
-	cfg, err := runConfig(runCmd)
+	cfg, err := runConfigFor(t, "--fd0", td0+",convert="+imd)
 	require.NoError(t, err)
 	_, err = emu.New(cfg)
 	require.ErrorContains(t, err, "already exists")
@@ -227,10 +223,10 @@ func TestFloppyConvert(t *testing.T) {
 	assert.Contains(t, w.String(), "normal compression")
 	assert.Contains(t, w.String(), "comment: archived")
 	assert.Contains(t, w.String(), "80 tracks: MFM 10 sectors of 512 bytes")
-	require.NoError(t, cpmList(&w, td0))
+	require.NoError(t, cpmOptions{}.list(&w, td0))
 	txt := filepath.Join(dir, "t.txt")
 	require.NoError(t, os.WriteFile(txt, []byte("x\r\n"), 0o644))
-	err = cpmPut(&w, td0, []string{txt}, 0)
+	err = cpmOptions{}.put(&w, td0, []string{txt})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "never writes a Teledisk image")
 	after, _ := os.ReadFile(td0)
@@ -251,14 +247,14 @@ func TestRunMenuTeledisk(t *testing.T) {
 	b, err := emu.New(cfg)
 	require.NoError(t, err)
 	defer b.Close()
-	got := runMenuCommand(b, "insert 0 "+td0)
+	got := menuLine(b, "insert 0 "+td0)
 	assert.Contains(t, got, "inserted write-protected (Teledisk; FILE,convert=NEW.imd")
 	assert.True(t, b.FloppyDrive(0).WriteProtected())
 	imd := filepath.Join(dir, "w.imd")
-	got = runMenuCommand(b, "insert 1 "+td0+",convert="+imd)
+	got = menuLine(b, "insert 1 "+td0+",convert="+imd)
 	assert.Equal(t, "drive 1: "+imd+" inserted (converted from "+td0+")\r\n", got)
 	assert.False(t, b.FloppyDrive(1).WriteProtected())
-	got = runMenuCommand(b, "insert 1 "+bad)
+	got = menuLine(b, "insert 1 "+bad)
 	assert.Contains(t, got, bad+": Teledisk truncated")
 	assert.Equal(t, 1, strings.Count(got, "\r\n"))
 }

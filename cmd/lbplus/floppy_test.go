@@ -46,13 +46,13 @@ func TestFloppyCreateCpmls(t *testing.T) {
 	for _, f := range fdimage.Formats {
 		p := filepath.Join(dir, f.Name+".img")
 		var out bytes.Buffer
-		require.NoError(t, floppyCreate(&out, p, f.Name, 0, stamp))
+		require.NoError(t, floppyCreate(&out, p, f.Name, 0, systemFlags{}, stamp))
 		assert.Contains(t, out.String(), f.Name)
 		st, err := os.Stat(p)
 		require.NoError(t, err)
 		assert.Equal(t, f.RawSize(), st.Size())
 		imd, conv := filepath.Join(dir, f.Name+".imd"), filepath.Join(dir, f.Name+".raw")
-		require.NoError(t, floppyCreate(&bytes.Buffer{}, imd, f.Name, 0, stamp))
+		require.NoError(t, floppyCreate(&bytes.Buffer{}, imd, f.Name, 0, systemFlags{}, stamp))
 		res, err := exec.Command("dsktrans", "-itype", "imd", "-otype", "raw", "-format", libdskFormats[f.Name], imd, conv).CombinedOutput()
 		require.NoError(t, err, "%s: %s", f.Name, res)
 		rawData, err := os.ReadFile(p)
@@ -149,7 +149,7 @@ func TestIMDAgainstLibdsk(t *testing.T) {
 func TestFloppyCreateAndInfo(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "a.imd")
-	require.NoError(t, floppyCreate(&bytes.Buffer{}, p, "amp4", 0, stamp))
+	require.NoError(t, floppyCreate(&bytes.Buffer{}, p, "amp4", 0, systemFlags{}, stamp))
 	var out bytes.Buffer
 	require.NoError(t, floppyInfo(&out, p, ""))
 	s := out.String()
@@ -168,14 +168,14 @@ func TestFloppyCreateAndInfo(t *testing.T) {
 		"no format": {filepath.Join(dir, "x.img"), "", "--format is required"},
 		"bad":       {filepath.Join(dir, "y.img"), "amp9", "unknown format"},
 	} {
-		err := floppyCreate(&out, c.path, c.format, 0, stamp)
+		err := floppyCreate(&out, c.path, c.format, 0, systemFlags{}, stamp)
 		require.Error(t, err, name)
 		assert.Contains(t, err.Error(), c.want, name)
 		assert.Contains(t, err.Error(), c.path, name)
 	}
-	err := floppyCreate(&out, filepath.Join(dir, "z.img"), "amp2", 1, stamp)
+	err := floppyCreate(&out, filepath.Join(dir, "z.img"), "amp2", 1, systemFlags{}, stamp)
 	assert.ErrorContains(t, err, "keeps no sector order")
-	require.NoError(t, floppyCreate(&out, filepath.Join(dir, "z.imd"), "amp2", 1, stamp))
+	require.NoError(t, floppyCreate(&out, filepath.Join(dir, "z.imd"), "amp2", 1, systemFlags{}, stamp))
 	amb := filepath.Join(dir, "amb.img")
 	require.NoError(t, os.WriteFile(amb, make([]byte, 409600), 0o644))
 	err = floppyInfo(&out, amb, "")
@@ -187,11 +187,9 @@ func TestFloppyCreateAndInfo(t *testing.T) {
 // `lbplus run --fd0 boot.imd`: the boot ROM reads the boot sector of an
 // amp2 disk (cylinder 0, head 0, sector 17) through the WD1772 and runs it.
 func TestRunBootsFloppy(t *testing.T) {
-	resetRunFlags(t)
-	t.Cleanup(func() { fdFlags = [4]string{} })
 	dir := t.TempDir()
 	p := filepath.Join(dir, "boot.imd")
-	require.NoError(t, floppyCreate(&bytes.Buffer{}, p, "amp2", 0, stamp))
+	require.NoError(t, floppyCreate(&bytes.Buffer{}, p, "amp2", 0, systemFlags{}, stamp))
 	blk, err := bootdemo.Block()
 	require.NoError(t, err)
 	im, err := fdimage.Open(p, fdimage.Options{})
@@ -203,8 +201,9 @@ func TestRunBootsFloppy(t *testing.T) {
 	require.NoError(t, im.WriteSector(0, 0, i, s))
 	require.NoError(t, im.Close())
 
-	fdFlags[0] = p + ",ro"
-	cfg, err := runConfig(runCmd)
+	vcdFile := filepath.Join(dir, "boot.vcd")
+	cmd, rs := runSessionFor(t, "--fd0", p+",ro", "--vcd", vcdFile)
+	cfg, err := rs.config(cmd)
 	require.NoError(t, err)
 	require.ElementsMatch(t, []emu.Floppy{{Drive: 0, Image: p, ReadOnly: true}, {Drive: 1, Type: "48tpi"}}, cfg.Floppies)
 	tr2 := &console.Transcript{}
@@ -213,18 +212,15 @@ func TestRunBootsFloppy(t *testing.T) {
 	require.NoError(t, err)
 	defer b.Close()
 	// Record the floppy signals beside the SCSI bus while it boots.
-	traceFlags.vcd = filepath.Join(dir, "boot.vcd")
-	runAtExit = nil
-	t.Cleanup(func() { traceFlags.vcd, runAtExit = "", nil })
-	require.NoError(t, attachBusTrace(b))
+	require.NoError(t, rs.attachBusTrace(b))
 	ty := &console.Typist{B: b, T: tr2}
 	require.NoError(t, ty.WaitFor(bootdemo.Message))
 	assert.True(t, b.FloppyDrive(0).WriteProtected())
 	assert.Equal(t, 0, b.FloppyDrive(0).Cylinder())
-	for _, f := range runAtExit {
-		require.NoError(t, f())
-	}
-	vcd, err := os.ReadFile(traceFlags.vcd)
+	var exitErr error
+	rs.exitHooks(&exitErr)
+	require.NoError(t, exitErr)
+	vcd, err := os.ReadFile(vcdFile)
 	require.NoError(t, err)
 	assert.Contains(t, string(vcd), "$var wire 1 ")
 	for _, w := range []string{"FDC_DRQ", "FD0_INDEX", "FD0_MOTOR", "FD0_READY", "BSY", "DB7"} {
@@ -256,14 +252,10 @@ func TestParseFloppyFlag(t *testing.T) {
 }
 
 func TestBenchFloppyJSON(t *testing.T) {
-	var out bytes.Buffer
-	rootCmd.SetOut(&out)
-	rootCmd.SetErr(&bytes.Buffer{})
-	rootCmd.SetArgs([]string{"bench", "floppy", "--json", "--interleave", "2", "--loop", "67"})
-	t.Cleanup(func() { rootCmd.SetArgs(nil); rootCmd.SetOut(nil); rootCmd.SetErr(nil) })
-	require.NoError(t, rootCmd.Execute())
+	out, _, err := execute("bench", "floppy", "--json", "--interleave", "2", "--loop", "67")
+	require.NoError(t, err)
 	var rows []map[string]any
-	require.NoError(t, json.Unmarshal(out.Bytes(), &rows))
+	require.NoError(t, json.Unmarshal([]byte(out), &rows))
 	require.Len(t, rows, 1)
 	for _, k := range []string{"interleave", "loop_t_states", "ms_per_track", "lost_data_retries"} {
 		assert.Contains(t, rows[0], k)
@@ -277,16 +269,16 @@ func TestBenchFloppyJSON(t *testing.T) {
 func TestRunMenuFloppy(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "a.imd")
-	require.NoError(t, floppyCreate(&bytes.Buffer{}, p, "amp2", 0, stamp))
+	require.NoError(t, floppyCreate(&bytes.Buffer{}, p, "amp2", 0, systemFlags{}, stamp))
 	cfg := emu.DefaultConfig(emu.StubROM(0))
 	cfg.Floppies = []emu.Floppy{{Drive: 0, Image: p}, {Drive: 1}}
 	b, err := emu.New(cfg)
 	require.NoError(t, err)
 	defer b.Close()
-	assert.Contains(t, runMenuCommand(b, "drives"), "drive 1: (empty)")
-	assert.Equal(t, "drive 0: ejected\r\n", runMenuCommand(b, "eject 0"))
+	assert.Contains(t, menuLine(b, "drives"), "drive 1: (empty)")
+	assert.Equal(t, "drive 0: ejected\r\n", menuLine(b, "eject 0"))
 	assert.Nil(t, b.FloppyDrive(0).Media())
-	assert.Equal(t, "drive 1: "+p+" inserted\r\n", runMenuCommand(b, "insert 1 "+p))
+	assert.Equal(t, "drive 1: "+p+" inserted\r\n", menuLine(b, "insert 1 "+p))
 	assert.NotNil(t, b.FloppyDrive(1).Media())
 	for line, want := range map[string]string{
 		"insert 2 " + p: "floppy drive 2 is not cabled",
@@ -295,7 +287,7 @@ func TestRunMenuFloppy(t *testing.T) {
 		"eject 7":       "usage: eject 0-3",
 		"fly":           "commands:",
 	} {
-		got := runMenuCommand(b, line)
+		got := menuLine(b, line)
 		assert.Contains(t, got, want, line)
 		assert.Equal(t, 1, strings.Count(got, "\r\n"), line)
 	}
@@ -306,7 +298,7 @@ func TestRunMenuFloppy(t *testing.T) {
 func TestFloppyBadInputs(t *testing.T) {
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.imd")
-	require.NoError(t, floppyCreate(&bytes.Buffer{}, good, "amp2", 0, stamp))
+	require.NoError(t, floppyCreate(&bytes.Buffer{}, good, "amp2", 0, systemFlags{}, stamp))
 	b, _ := os.ReadFile(good)
 	write := func(name string, data []byte) string {
 		p := filepath.Join(dir, name)

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/lbplus/lbplus/emu"
 	"github.com/lbplus/lbplus/emu/console"
@@ -20,37 +21,37 @@ import (
 // the host: `lbplus run --serial pty|tcp:PORT|tcp:HOST:PORT|FILE` and
 // `--printer FILE`, or serial = and printer = in a machine file
 // (docs/CPM.md, "Serial port and printer").
-var hostFlags struct {
+type hostOptions struct {
 	serial  string
 	printer string
 }
 
-func init() {
-	f := runCmd.Flags()
-	f.StringVar(&hostFlags.serial, "serial", "", "DART channel B: pty (prints the terminal's name), tcp:PORT (this host only), tcp:HOST:PORT, or a `FILE` that gets what the board sends")
-	f.StringVar(&hostFlags.printer, "printer", "", "a printer on the parallel port: what the board prints (LST:) is appended to `FILE`")
+func addHostIOFlags(f *pflag.FlagSet, o *hostOptions) {
+	f.StringVar(&o.serial, "serial", "", "DART channel B: pty (prints the terminal's name), tcp:PORT (this host only), tcp:HOST:PORT, or a `FILE` that gets what the board sends")
+	f.StringVar(&o.printer, "printer", "", "a printer on the parallel port: what the board prints (LST:) is appended to `FILE`")
 }
 
 // hostIOFlags puts --serial and --printer over what the machine file said
 // and checks both, before anything is opened or made.
-func hostIOFlags(cmd *cobra.Command, cfg *emu.Config) error {
-	if cmd.Flags().Changed("serial") || runFlags.machine == "" {
-		cfg.Serial = hostFlags.serial
+func (s *runSession) hostIOFlags(cmd *cobra.Command, cfg *emu.Config) error {
+	o := s.o
+	if cmd.Flags().Changed("serial") || o.machine == "" {
+		cfg.Serial = o.host.serial
 	}
-	if cmd.Flags().Changed("printer") || runFlags.machine == "" {
-		cfg.Printer = hostFlags.printer
+	if cmd.Flags().Changed("printer") || o.machine == "" {
+		cfg.Printer = o.host.printer
 	}
 	serialFile := ""
-	if s := cfg.Serial; s == "pty" || strings.HasPrefix(s, "tcp:") {
-		if err := console.CheckSerial("--serial", s); err != nil {
+	if v := cfg.Serial; v == "pty" || strings.HasPrefix(v, "tcp:") {
+		if err := console.CheckSerial("--serial", v); err != nil {
 			return err
 		}
 	} else {
-		serialFile = s
+		serialFile = v
 	}
 	// Neither may overwrite an image, an input or another output.
-	if err := checkOutputs(runInputs, outputFile{"--vcd", traceFlags.vcd}, outputFile{"--trace", traceFlags.text},
-		outputFile{"--save-state", runFlags.saveState}, outputFile{"--serial", serialFile},
+	if err := checkOutputs(s.inputs, outputFile{"--vcd", o.trace.vcd}, outputFile{"--trace", o.trace.text},
+		outputFile{"--save-state", o.saveState}, outputFile{"--serial", serialFile},
 		outputFile{"--printer", cfg.Printer}); err != nil {
 		return err
 	}

@@ -81,12 +81,12 @@ func newHostRig(t *testing.T, serial, printer string, files map[string][]byte) *
 		paths = append(paths, p)
 	}
 	if len(paths) > 0 {
-		require.NoError(t, cpmPut(io.Discard, disk, paths, 0))
+		require.NoError(t, cpmOptions{}.put(io.Discard, disk, paths))
 	}
 	rom, err := monitor.Image()
 	require.NoError(t, err)
 	cfg := emu.DefaultConfig(rom)
-	cfg.SCSI = []scsidev.Spec{{ID: HD0ID, Type: "acb4000", Images: []string{disk}}}
+	cfg.SCSI = []scsidev.Spec{{ID: emu.HD0ID, Type: "acb4000", Images: []string{disk}}}
 	cfg.Serial, cfg.Printer = serial, printer
 	r := &hostRig{tr: &console.Transcript{}, disk: disk}
 	cfg.ConsoleOut = r.tr.Out
@@ -112,7 +112,7 @@ func (r *hostRig) close() {
 func (r *hostRig) file(t *testing.T, name string) []byte {
 	t.Helper()
 	r.close()
-	fs, done, err := openCPM(r.disk, true)
+	fs, done, err := cpmOptions{}.open(r.disk, true)
 	require.NoError(t, err)
 	defer done()
 	data, err := fs.Read(0, name)

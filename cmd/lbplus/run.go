@@ -10,7 +10,9 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
+	"github.com/lbplus/lbplus/debugger"
 	"github.com/lbplus/lbplus/devices/fdimage"
 	"github.com/lbplus/lbplus/emu"
 	"github.com/lbplus/lbplus/emu/console"
@@ -24,20 +26,11 @@ import (
 // loop costs nothing next to the emulation.
 const runSlice = 10 * sched.Millisecond
 
-// runAttach lets other files of this command act on the machine `lbplus
-// run` builds (observe its SCSI bus, say): they add their flags to runCmd in
-// init and append a function here. Each runs after the machine is built and
-// before it starts. Devices are not attached here: they are part of the
-// machine's configuration (runConfig).
-var runAttach []func(b *emu.Board) error
-
-// runAtExit lets a runAttach hook finish what it started (flush a trace
-// file) when `lbplus run` ends, however it ends. The list is emptied at the
-// start of every run; the functions run in order and the first error is
-// reported.
-var runAtExit []func() error
-
-var runFlags struct {
+// runOptions are the flags of `lbplus run`, which `lbplus debug` takes too:
+// the machine's (here), its floppies' (floppy.go), the bus traces'
+// (run_trace.go), the host's serial port and printer (hostio.go) and the
+// debugger's (debug.go).
+type runOptions struct {
 	machine   string
 	rom       string
 	speed     string
@@ -51,12 +44,13 @@ var runFlags struct {
 	saveState string   // the escape prompt's "save" writes the machine here
 	loadState string   // start from this saved state instead of power-on
 	waitFor   string   // hold typed input until the console has printed this
+	fd        [4]string
+	trace     traceOptions
+	host      hostOptions
+	debug     debugOptions
 }
 
-var runCmd = &cobra.Command{
-	Use:   "run",
-	Short: "Boot the board (CP/M from the default system disk when nothing is attached)",
-	Long: `Boot the emulated Little Board/PLUS. DART channel A is the console: the
+const runLong = `Boot the emulated Little Board/PLUS. DART channel A is the console: the
 terminal in raw mode (Ctrl-] quits) or, with --console tcp:PORT, a telnet
 client. --speed realtime paces the board to its real 4 MHz; max runs as fast
 as the host can.
@@ -72,68 +66,115 @@ default system disk, $XDG_DATA_HOME/lbplus/cpm-hd0.img (or
 Save states (docs/STATE.md): with --save-state FILE, typing "save" at the
 escape prompt (Ctrl-\) writes the whole machine to FILE and stops lbplus,
 leaving the images as they are at that instant. --load-state FILE, with the
-same machine (ROM, jumpers, devices by ID) and those images, resumes there.`,
-	Args: cobra.NoArgs,
-	RunE: runBoard,
+same machine (ROM, jumpers, devices by ID) and those images, resumes there.`
+
+func newRunCmd() *cobra.Command {
+	cmd, _ := runCommand()
+	return cmd
 }
 
-func init() {
-	f := runCmd.Flags()
-	f.StringVar(&runFlags.machine, "machine", "", "TOML machine `FILE` (ROM, jumpers, SCSI devices); flags override it")
-	addSCSIFlags(f)
-	f.StringVar(&runFlags.rom, "rom", "", "ROM image (4, 8, 16 or 32 KB) instead of the built-in monitor")
-	f.StringVar(&runFlags.speed, "speed", "realtime", "realtime (4 MHz) or max")
-	f.StringVar(&runFlags.bootSpeed, "boot-speed", "max", "with --speed realtime: max runs the boot as fast as the host can until the console waits for a key; realtime paces it too")
-	f.StringVar(&runFlags.console, "console", "stdio", "stdio, tcp:PORT (this host only) or tcp:HOST:PORT (e.g. 0.0.0.0 for the network: no password)")
-	f.BoolVar(&runFlags.waitOnDRQ, "wait-on-drq", false, "hypothesis B: port 28 holds WAIT until the 5380 raises DRQ")
-	f.IntVar(&runFlags.scsiID, "scsi-id", 7, "initiator SCSI ID on the J9 jumpers (0-7)")
-	f.StringVar(&runFlags.saveState, "save-state", "", "\"save\" at the escape prompt (Ctrl-\\) writes the machine to `FILE` and quits")
-	f.StringVar(&runFlags.loadState, "load-state", "", "resume the machine saved in `FILE` (same machine flags and images)")
-	f.StringVar(&runFlags.waitFor, "wait-for", "", "hold typed or piped input until the console has printed `TEXT` (e.g. A>), as a person waits for the prompt; a key during the boot would enter the monitor")
-	rootCmd.AddCommand(runCmd)
+// runCommand is `lbplus run` and the options its flags set.
+func runCommand() (*cobra.Command, *runOptions) {
+	o := &runOptions{}
+	cmd := &cobra.Command{
+		Use:   "run",
+		Short: "Boot the board (CP/M from the default system disk when nothing is attached)",
+		Long:  runLong,
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if o.debug.on || o.debug.text || o.debug.script != "" {
+				return debugBoard(cmd, cmd, o)
+			}
+			return runBoard(cmd, o)
+		},
+	}
+	addRunFlags(cmd.Flags(), o)
+	return cmd, o
 }
 
-// newBoard builds the machine cfg describes and gives it to the runAttach
-// hooks (run and debug build their boards alike).
-func newBoard(cfg emu.Config) (*emu.Board, error) {
+// addRunFlags adds run's flags, which debug parses too, to f.
+func addRunFlags(f *pflag.FlagSet, o *runOptions) {
+	f.StringVar(&o.machine, "machine", "", "TOML machine `FILE` (ROM, jumpers, SCSI devices); flags override it")
+	addSCSIFlags(f, o)
+	f.StringVar(&o.rom, "rom", "", "ROM image (4, 8, 16 or 32 KB) instead of the built-in monitor")
+	f.StringVar(&o.speed, "speed", "realtime", "realtime (4 MHz) or max")
+	f.StringVar(&o.bootSpeed, "boot-speed", "max", "with --speed realtime: max runs the boot as fast as the host can until the console waits for a key; realtime paces it too")
+	f.StringVar(&o.console, "console", "stdio", "stdio, tcp:PORT (this host only) or tcp:HOST:PORT (e.g. 0.0.0.0 for the network: no password)")
+	f.BoolVar(&o.waitOnDRQ, "wait-on-drq", false, "hypothesis B: port 28 holds WAIT until the 5380 raises DRQ")
+	f.IntVar(&o.scsiID, "scsi-id", 7, "initiator SCSI ID on the J9 jumpers (0-7)")
+	f.StringVar(&o.saveState, "save-state", "", "\"save\" at the escape prompt (Ctrl-\\) writes the machine to `FILE` and quits")
+	f.StringVar(&o.loadState, "load-state", "", "resume the machine saved in `FILE` (same machine flags and images)")
+	f.StringVar(&o.waitFor, "wait-for", "", "hold typed or piped input until the console has printed `TEXT` (e.g. A>), as a person waits for the prompt; a key during the boot would enter the monitor")
+	addFloppyFlags(f, o)
+	addTraceFlags(f, &o.trace)
+	addHostIOFlags(f, &o.host)
+	addDebugFlags(f, &o.debug)
+}
+
+// runSession is one machine that run or debug builds from the options:
+// what the parts of the command share while it lives.
+type runSession struct {
+	o *runOptions
+	// inputs are the machine's images, ROM and machine file
+	// (checkRunFiles): a state saved at the escape prompt may not
+	// overwrite any of them.
+	inputs []string
+	// atExit finishes what attaching started (flush a trace file) when
+	// the command ends, however it ends: in order, the first error is
+	// reported.
+	atExit []func() error
+	// menu is the escape prompt's commands.
+	menu []menuCommand
+	// debuggers is the debugger of each board the escape prompt has
+	// used, made on first use: it records from then on.
+	debuggers map[*emu.Board]*debugger.Text
+}
+
+func newRunSession(o *runOptions) *runSession {
+	s := &runSession{o: o, debuggers: map[*emu.Board]*debugger.Text{}}
+	s.menu = s.menuCommands()
+	return s
+}
+
+// newBoard builds the machine cfg describes and attaches the bus traces
+// (run and debug build their boards alike).
+func (s *runSession) newBoard(cfg emu.Config) (*emu.Board, error) {
 	board, err := emu.New(cfg)
 	if err != nil {
 		return nil, err
 	}
-	for _, attach := range runAttach {
-		if err := attach(board); err != nil {
-			board.Close()
-			return nil, err
-		}
+	if err := s.attachBusTrace(board); err != nil {
+		board.Close()
+		return nil, err
 	}
 	return board, nil
 }
 
-// runExitHooks runs what runAtExit holds (a trace to finish, ...) as a
-// command that built a board ends; the first error is *err unless there
-// was one already.
-func runExitHooks(err *error) {
-	for _, f := range runAtExit {
+// exitHooks runs what atExit holds (a trace to finish, ...) as a command
+// that built a board ends; the first error is *err unless there was one
+// already.
+func (s *runSession) exitHooks(err *error) {
+	for _, f := range s.atExit {
 		if e := f(); e != nil && *err == nil {
 			*err = e
 		}
 	}
-	runAtExit = nil
+	s.atExit = nil
 }
 
-func runBoard(cmd *cobra.Command, _ []string) (err error) {
-	runAtExit = nil
-	defer runExitHooks(&err)
+func runBoard(cmd *cobra.Command, o *runOptions) (err error) {
+	s := newRunSession(o)
+	defer s.exitHooks(&err)
 	realtime := true
-	switch runFlags.speed {
+	switch o.speed {
 	case "realtime":
 	case "max":
 		realtime = false
 	default:
-		return fmt.Errorf("--speed %q: want realtime or max", runFlags.speed)
+		return fmt.Errorf("--speed %q: want realtime or max", o.speed)
 	}
 	var out []byte
-	cfg, err := runConfig(cmd)
+	cfg, err := s.config(cmd)
 	if err != nil {
 		return err
 	}
@@ -143,13 +184,13 @@ func runBoard(cmd *cobra.Command, _ []string) (err error) {
 		return err
 	}
 	defer host.Close()
-	board, err := newBoard(cfg)
+	board, err := s.newBoard(cfg)
 	if err != nil {
 		return err
 	}
 	defer board.Close()
-	if runFlags.loadState != "" {
-		if err := loadStateFile(board, runFlags.loadState); err != nil {
+	if o.loadState != "" {
+		if err := loadStateFile(board, o.loadState); err != nil {
 			return err
 		}
 	} else if msg := bootWarning(board, cfg); msg != "" {
@@ -178,7 +219,7 @@ func runBoard(cmd *cobra.Command, _ []string) (err error) {
 		ended = e.Ended()
 	}
 	var settle pipeSettle
-	gate := newPromptGate(runFlags.waitFor, board.Now())
+	gate := newPromptGate(o.waitFor, board.Now())
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sig)
@@ -186,7 +227,7 @@ func runBoard(cmd *cobra.Command, _ []string) (err error) {
 	// The only place host time meets simulated time: realtime mode sleeps
 	// so that simulated time never runs ahead of the wall clock, once the
 	// fast boot (run_boot.go) is over.
-	boot, err := newBootPhase(runFlags.bootSpeed, realtime && runFlags.loadState == "", board.Now())
+	boot, err := newBootPhase(o.bootSpeed, realtime && o.loadState == "", board.Now())
 	if err != nil {
 		return err
 	}
@@ -201,7 +242,7 @@ func runBoard(cmd *cobra.Command, _ []string) (err error) {
 			return fmt.Errorf("stopped by %v", s)
 		case line := <-menu:
 			if f := strings.Fields(line); len(f) > 0 && f[0] == "save" {
-				msg, done := runSave(board, f[1:])
+				msg, done := s.runSave(board, f[1:])
 				port.Write([]byte(msg))
 				if done {
 					port.Close()
@@ -209,7 +250,7 @@ func runBoard(cmd *cobra.Command, _ []string) (err error) {
 				}
 				continue
 			}
-			port.Write([]byte(runMenuCommand(board, line)))
+			port.Write([]byte(s.menuCommand(board, line)))
 		case <-ended:
 			settle.ended, ended = true, nil
 		default:
@@ -393,45 +434,46 @@ func (p *pipeSettle) done(now, busyIO sched.Time, queued, waiting int) bool {
 	return now-max(p.lastAt, busyIO) >= pipeQuiet
 }
 
-// runConfig is the machine `lbplus run` builds: the --machine file (or the
+// config is the machine `lbplus run` builds: the --machine file (or the
 // defaults), then the flags given on the command line over it, then the
 // built-in monitor if nothing named a ROM.
-func runConfig(cmd *cobra.Command) (emu.Config, error) {
+func (s *runSession) config(cmd *cobra.Command) (emu.Config, error) {
+	o := s.o
 	cfg := emu.DefaultConfig(nil)
-	if runFlags.machine != "" {
+	if o.machine != "" {
 		var err error
-		if cfg, err = emu.ReadMachineFile(runFlags.machine); err != nil {
+		if cfg, err = emu.ReadMachineFile(o.machine); err != nil {
 			return cfg, err
 		}
 	}
 	// Without a machine file every flag applies (its default is the
 	// default machine's); with one, only the flags given.
-	given := func(name string) bool { return runFlags.machine == "" || cmd.Flags().Changed(name) }
-	if given("rom") && runFlags.rom != "" {
-		rom, err := emu.ReadROMFile(runFlags.rom)
+	given := func(name string) bool { return o.machine == "" || cmd.Flags().Changed(name) }
+	if given("rom") && o.rom != "" {
+		rom, err := emu.ReadROMFile(o.rom)
 		if err != nil {
 			return cfg, err
 		}
-		cfg.ROM, cfg.ROMName = rom, runFlags.rom
+		cfg.ROM, cfg.ROMName = rom, o.rom
 	}
 	if given("scsi-id") {
-		cfg.SCSIID = runFlags.scsiID
+		cfg.SCSIID = o.scsiID
 	}
 	if given("wait-on-drq") {
-		cfg.WaitOnDRQ = runFlags.waitOnDRQ
+		cfg.WaitOnDRQ = o.waitOnDRQ
 	}
 	if given("console") || cfg.Console == "" {
-		cfg.Console = runFlags.console
+		cfg.Console = o.console
 	}
-	specs, err := scsiFlagSpecs()
+	specs, err := scsiFlagSpecs(o)
 	if err != nil {
 		return cfg, err
 	}
 	cfg.SCSI = append(cfg.SCSI, specs...)
-	if runFlags.machine == "" {
-		cfg.Floppies = defaultFloppies()
+	if o.machine == "" {
+		cfg.Floppies = emu.DefaultFloppies()
 	}
-	if err := applyFloppyFlags(&cfg); err != nil {
+	if err := applyFloppyFlags(&cfg, o.fd); err != nil {
 		return cfg, err
 	}
 	noteTeledisk(cmd.ErrOrStderr(), cfg)
@@ -440,13 +482,13 @@ func runConfig(cmd *cobra.Command) (emu.Config, error) {
 	if err := console.Check(cfg.Console); err != nil {
 		return cfg, err
 	}
-	if err := checkRunFiles(cfg); err != nil {
+	if err := s.checkRunFiles(cfg); err != nil {
 		return cfg, err
 	}
-	if err := hostIOFlags(cmd, &cfg); err != nil {
+	if err := s.hostIOFlags(cmd, &cfg); err != nil {
 		return cfg, err
 	}
-	if runFlags.machine == "" && !hasDisk(cfg) {
+	if o.machine == "" && !cfg.HasDisk() {
 		// No disk attached (a tape alone is fine: BACKUP and RESTORE on
 		// the default disk want one): boot CP/M from the default system
 		// disk (our ROM or a user's Ampro ROM: its loader needs only
@@ -465,7 +507,7 @@ func runConfig(cmd *cobra.Command) (emu.Config, error) {
 		if err != nil {
 			return cfg, err
 		}
-		cfg.SCSI = append(cfg.SCSI, defaultDiskSpec(path))
+		cfg.SCSI = append(cfg.SCSI, emu.DefaultDisk(path))
 	}
 	if cfg.ROM == nil {
 		rom, err := monitor.Image()
@@ -481,15 +523,15 @@ func runConfig(cmd *cobra.Command) (emu.Config, error) {
 // runs here (never inside an instruction), so its state is exact. lbplus
 // stops after saving: running on would change the images the state refers
 // to. done is false when nothing was saved.
-func runSave(b *emu.Board, args []string) (msg string, done bool) {
-	path := runFlags.saveState
+func (s *runSession) runSave(b *emu.Board, args []string) (msg string, done bool) {
+	path := s.o.saveState
 	if len(args) == 1 {
 		path = args[0]
 	}
 	if path == "" || len(args) > 1 {
 		return "usage: save [FILE] (or start lbplus with --save-state FILE)\r\n", false
 	}
-	if err := checkOutputs(runInputs, outputFile{"save", path}); err != nil {
+	if err := checkOutputs(s.inputs, outputFile{"save", path}); err != nil {
 		return fmt.Sprintf("%v\r\n", err), false
 	}
 	if err := saveStateFile(b, path); err != nil {
@@ -525,28 +567,6 @@ func checkFloppy(f emu.Floppy) error {
 		return fmt.Errorf("floppy drive %d: %w", f.Drive, err)
 	}
 	return im.Close()
-}
-
-// defaultFloppies are the drives of a machine without a machine file: two
-// 48 tpi drives, empty, as the BIOS's banner counts them, so a disk can be
-// inserted at the escape prompt; --fdN puts an image in drive N (or adds
-// drives 2 and 3).
-func defaultFloppies() []emu.Floppy {
-	return []emu.Floppy{{Drive: 0, Type: "48tpi"}, {Drive: 1, Type: "48tpi"}}
-}
-
-// hasDisk reports whether cfg has a SCSI device that is not a tape (a
-// type not registered counts as a disk: Validate refuses it). Floppies do
-// not count: a floppy added to the default machine keeps the default
-// system disk (the ROM tries floppy A first and boots it if it is a
-// system disk, the hard disk otherwise).
-func hasDisk(cfg emu.Config) bool {
-	for _, d := range cfg.SCSI {
-		if k, ok := emu.SCSIKindOf(d.Type); !ok || k != scsidev.Tape {
-			return true
-		}
-	}
-	return false
 }
 
 // bootWarning says in one line why the boot ROM will not boot from SCSI

@@ -78,7 +78,7 @@ func TestFastBootEndsAtThePrompt(t *testing.T) {
 	t.Setenv("XDG_DATA_HOME", t.TempDir())
 	disk, err := defaultSystemDisk(io.Discard)
 	require.NoError(t, err)
-	end, prompt := fastBoot(t, []scsidev.Spec{{ID: HD0ID, Type: "acb4000", Images: []string{disk}}})
+	end, prompt := fastBoot(t, []scsidev.Spec{{ID: emu.HD0ID, Type: "acb4000", Images: []string{disk}}})
 	require.NotZero(t, prompt, "A> during the fast boot")
 	assert.Greater(t, prompt, 10*sched.Second, "the boot's own timing is kept (the ROM's floppy attempt and 5 s pause)")
 	assert.GreaterOrEqual(t, end, prompt)
@@ -97,7 +97,7 @@ func BenchmarkFastBoot(b *testing.B) {
 	b.Setenv("XDG_DATA_HOME", b.TempDir())
 	disk, err := defaultSystemDisk(io.Discard)
 	require.NoError(b, err)
-	spec := []scsidev.Spec{{ID: HD0ID, Type: "acb4000", Images: []string{disk}}}
+	spec := []scsidev.Spec{{ID: emu.HD0ID, Type: "acb4000", Images: []string{disk}}}
 	b.ResetTimer()
 	cpu0 := hostcpu.Process()
 	for i := 0; i < b.N; i++ {

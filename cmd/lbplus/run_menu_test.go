@@ -35,15 +35,15 @@ func TestMenuResetAndNMI(t *testing.T) {
 	require.True(t, b.CPU().Halted())
 	assert.Equal(t, uint8(1), b.RAM(0x8000))
 
-	assert.Equal(t, "board reset\r\n", runMenuCommand(b, "reset"))
+	assert.Equal(t, "board reset\r\n", menuLine(b, "reset"))
 	require.NoError(t, b.RunFor(10*sched.Millisecond))
 	assert.Equal(t, uint8(2), b.RAM(0x8000), "ran again from 0000h")
 
-	assert.Contains(t, runMenuCommand(b, "n"), "NMI")
+	assert.Contains(t, menuLine(b, "n"), "NMI")
 	require.NoError(t, b.RunFor(10*sched.Millisecond))
 	assert.Equal(t, uint8(0x42), b.RAM(0x8001), "the NMI handler at 0066h ran")
 
-	help := runMenuCommand(b, "?")
+	help := menuLine(b, "?")
 	for _, c := range []string{"reset", "nmi", "insert 0-3", "eject 0-3", "drives"} {
 		assert.Contains(t, help, c)
 	}

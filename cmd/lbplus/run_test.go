@@ -18,7 +18,6 @@ import (
 )
 
 func TestRunRejectsBadInput(t *testing.T) {
-	resetRunFlags(t)
 	dir := t.TempDir()
 	odd := filepath.Join(dir, "odd.rom")
 	if err := os.WriteFile(odd, make([]byte, 5000), 0o644); err != nil {
@@ -34,68 +33,20 @@ func TestRunRejectsBadInput(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			runFlags.rom, runFlags.speed, runFlags.console, runFlags.scsiID = tt.rom, tt.speed, tt.console, 7
-			err := runBoard(runCmd, nil)
+			_, _, err := execute("run", "--rom", tt.rom, "--speed", tt.speed, "--console", tt.console)
 			assert.ErrorContains(t, err, tt.want)
 		})
 	}
 }
 
-func TestParseSCSIFlag(t *testing.T) {
-	tests := []struct {
-		arg  string
-		want scsidev.Spec
-		err  string
-	}{
-		{"0=acb4000:hd0.img", scsidev.Spec{ID: 0, Type: "acb4000", Images: []string{"hd0.img"}}, ""},
-		{"0=acb4000:a.img,b.img", scsidev.Spec{ID: 0, Type: "acb4000", Images: []string{"a.img", "b.img"}}, ""},
-		{"3=mcd403,ro:t.tape", scsidev.Spec{ID: 3, Type: "mcd403", Images: []string{"t.tape"}, ReadOnly: true}, ""},
-		{"2=acb4000,geometry=st125:d.hda", scsidev.Spec{ID: 2, Type: "acb4000", Images: []string{"d.hda"}, Geometry: "st125"}, ""},
-		{"2=acb4000,interleave=9,ro:d.hda", scsidev.Spec{ID: 2, Type: "acb4000", Images: []string{"d.hda"}, Interleave: 9, ReadOnly: true}, ""},
-		{"2=acb4000,interleave=0:d.hda", scsidev.Spec{}, `interleave "0": want a number from 1`},
-		{"2=acb4000,interleave=x:d.hda", scsidev.Spec{}, `interleave "x": want a number from 1`},
-		{"acb4000:x", scsidev.Spec{}, "no ID="},
-		{"9=acb4000:x", scsidev.Spec{}, "the ID is a number 0-7"},
-		{"0=acb4000", scsidev.Spec{}, "no image FILE"},
-		{"0=acb4000,fast:x", scsidev.Spec{}, `unknown option "fast" (ro, geometry=NAME, interleave=N)`},
-	}
-	for _, tt := range tests {
-		got, err := parseSCSIFlag(tt.arg)
-		if tt.err != "" {
-			assert.ErrorContains(t, err, tt.err, tt.arg)
-			assert.ErrorContains(t, err, tt.arg)
-			continue
-		}
-		require.NoError(t, err, tt.arg)
-		assert.Equal(t, tt.want, got, tt.arg)
-	}
-}
-
-// resetRunFlags puts the run flags back to their defaults after a test.
-func resetRunFlags(t *testing.T) {
-	t.Cleanup(func() {
-		runFlags.machine, runFlags.rom, runFlags.scsi = "", "", nil
-		runFlags.hd0, runFlags.lun1, runFlags.tape = "", "", ""
-		runFlags.saveState, runFlags.loadState = "", ""
-		runFlags.speed, runFlags.console, runFlags.scsiID, runFlags.waitOnDRQ = "realtime", "stdio", 7, false
-		runCmd.Flags().Set("scsi-id", "7")
-		for _, f := range []string{"scsi-id", "console"} {
-			runCmd.Flags().Lookup(f).Changed = false
-		}
-	})
-}
-
 // The shorthands, --scsi and a machine file combine into one machine
 // configuration; flags given override the file.
 func TestRunConfig(t *testing.T) {
-	resetRunFlags(t)
 	dir := t.TempDir()
 	m := filepath.Join(dir, "m.toml")
 	require.NoError(t, os.WriteFile(m, []byte("scsi_id = 5\nconsole = \"tcp:2323\"\nwait_on_drq = true\n[[scsi]]\nid = 4\ntype = \"acb4000\"\nimages = [\"x.img\"]\n"), 0o644))
 
-	runFlags.hd0, runFlags.lun1, runFlags.tape = "a.img", "b.img", "t.tape"
-	runFlags.scsi = []string{"3=mcd403:u.tape"}
-	cfg, err := runConfig(runCmd)
+	cfg, err := runConfigFor(t, "--hd0", "a.img", "--hd0-lun1", "b.img", "--tape", "t.tape", "--scsi", "3=mcd403:u.tape")
 	require.NoError(t, err)
 	assert.Equal(t, "built-in monitor", cfg.ROMName)
 	assert.Equal(t, []scsidev.Spec{
@@ -103,39 +54,62 @@ func TestRunConfig(t *testing.T) {
 		{ID: 0, Type: "acb4000", Images: []string{"a.img", "b.img"}},
 		{ID: 1, Type: "mcd403", Images: []string{"t.tape"}},
 	}, cfg.SCSI)
+	assert.Equal(t, 7, cfg.SCSIID, "the flag's default without a machine file")
+	assert.Equal(t, "stdio", cfg.Console)
+	assert.False(t, cfg.WaitOnDRQ)
 
-	runFlags.machine, runFlags.hd0, runFlags.lun1, runFlags.tape, runFlags.scsi = m, "", "", "", nil
-	cfg, err = runConfig(runCmd)
+	cfg, err = runConfigFor(t, "--machine", m)
 	require.NoError(t, err)
 	assert.Equal(t, 5, cfg.SCSIID, "from the file: --scsi-id was not given")
 	assert.Equal(t, "tcp:2323", cfg.Console)
 	assert.True(t, cfg.WaitOnDRQ)
-	require.NoError(t, runCmd.Flags().Set("scsi-id", "6"))
-	runFlags.scsi = []string{"4=mcd403:t.tape"}
-	_, err = runConfig(runCmd)
+	_, err = runConfigFor(t, "--machine", m, "--scsi-id", "6", "--scsi", "4=mcd403:t.tape")
 	assert.ErrorContains(t, err, "SCSI ID 4 is given twice")
-	runFlags.scsi = nil
-	cfg, err = runConfig(runCmd)
+	cfg, err = runConfigFor(t, "--machine", m, "--scsi-id", "6")
 	require.NoError(t, err)
 	assert.Equal(t, 6, cfg.SCSIID, "the flag given overrides the file")
 
-	runFlags.machine, runFlags.lun1 = "", "b.img"
-	_, err = runConfig(runCmd)
+	_, err = runConfigFor(t, "--hd0-lun1", "b.img")
 	assert.ErrorContains(t, err, "--hd0-lun1 b.img needs --hd0 too")
 }
 
-// flagBoard is the machine lbplus run builds from the flags set, its
-// console on a transcript and a typist; the board is closed when t ends.
-func flagBoard(t *testing.T) (*emu.Board, *console.Typist, *console.Transcript) {
+// A bad --scsi or --hd0 is one line naming the flag and what was given
+// (the grammar itself is scsidev's, tested there).
+func TestRunConfigBadSCSIFlags(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--scsi", "9=acb4000:x"}, `--scsi "9=acb4000:x": the ID is a number 0-7 (want ID=TYPE:FILE, e.g. 0=acb4000:hd0.img)`},
+		{[]string{"--scsi", "0=acb4000,fast:x"}, `--scsi "0=acb4000,fast:x": unknown option "fast" (ro, geometry=NAME, interleave=N) (want ID=TYPE:FILE, e.g. 0=acb4000:hd0.img)`},
+		{[]string{"--hd0", "d.hda,interleave=-2"}, `--hd0 "d.hda,interleave=-2": interleave "-2": want a number from 1 (1:1) to the sectors per track - 1`},
+	} {
+		_, err := runConfigFor(t, tt.args...)
+		assert.EqualError(t, err, tt.want, tt.args)
+	}
+}
+
+// flagBoard is the machine `lbplus run ARGS` builds, its console on a
+// transcript and a typist; the board is closed when t ends.
+func flagBoard(t *testing.T, args ...string) (*emu.Board, *console.Typist, *console.Transcript) {
 	t.Helper()
-	cfg, err := runConfig(runCmd)
+	_, b, ty, tr := sessionBoard(t, args...)
+	return b, ty, tr
+}
+
+// sessionBoard is flagBoard with the run's session, which the escape
+// prompt's commands use.
+func sessionBoard(t *testing.T, args ...string) (*runSession, *emu.Board, *console.Typist, *console.Transcript) {
+	t.Helper()
+	cmd, s := runSessionFor(t, args...)
+	cfg, err := s.config(cmd)
 	require.NoError(t, err)
 	tr := &console.Transcript{}
 	cfg.ConsoleOut = tr.Out
 	b, err := emu.New(cfg)
 	require.NoError(t, err)
 	t.Cleanup(func() { b.Close() })
-	return b, &console.Typist{B: b, T: tr}, tr
+	return s, b, &console.Typist{B: b, T: tr}, tr
 }
 
 // bootDemoDisk makes a small ACB-4000 image at path with the demo boot
@@ -158,14 +132,13 @@ func bootDemoDisk(t *testing.T, path string) {
 // 3=mcd403:t.img`); the monitor boots, reads block 0 of both disks, and
 // each boot block reports its target.
 func TestRunTwoDisksAndTape(t *testing.T) {
-	resetRunFlags(t)
 	dir := t.TempDir()
 	for _, n := range []string{"a.img", "b.img"} {
 		bootDemoDisk(t, filepath.Join(dir, n))
 	}
 	require.NoError(t, mcd403.Create(filepath.Join(dir, "t.img"), 3))
-	runFlags.scsi = []string{"0=acb4000:" + filepath.Join(dir, "a.img"), "1=acb4000:" + filepath.Join(dir, "b.img"), "3=mcd403:" + filepath.Join(dir, "t.img")}
-	b, ty, _ := flagBoard(t)
+	b, ty, _ := flagBoard(t, "--scsi", "0=acb4000:"+filepath.Join(dir, "a.img"), "--scsi", "1=acb4000:"+filepath.Join(dir, "b.img"),
+		"--scsi", "3=mcd403:"+filepath.Join(dir, "t.img"))
 	require.NoError(t, ty.WaitFor("Any key: monitor\r\n"))
 	require.NoError(t, ty.Type(" ")) // the monitor, not the automatic boot
 	require.NoError(t, ty.WaitFor("> "))
@@ -186,7 +159,6 @@ func TestRunTwoDisksAndTape(t *testing.T) {
 // attaches as it is and boots; a truncated or oversized one is one clear
 // error line.
 func TestRunRawImage(t *testing.T) {
-	resetRunFlags(t)
 	dir := t.TempDir()
 	blk, err := bootdemo.Block()
 	require.NoError(t, err)
@@ -201,8 +173,7 @@ func TestRunRawImage(t *testing.T) {
 		return p
 	}
 	hda := raw("disk.hda", 20<<20)
-	runFlags.scsi = []string{"0=acb4000:" + hda}
-	b, ty, _ := flagBoard(t)
+	b, ty, _ := flagBoard(t, "--scsi", "0=acb4000:"+hda)
 	require.NoError(t, ty.WaitFor("Any key: monitor\r\n"))
 	require.NoError(t, ty.Type(" "))
 	require.NoError(t, ty.Command("> ", "B0"))
@@ -216,8 +187,7 @@ func TestRunRawImage(t *testing.T) {
 		{"0=acb4000,geometry=st125:" + raw("long.img", st125+512), "long.img: oversized: 41821 blocks, but geometry st125 holds 41820"},
 		{"0=acb4000,geometry=st125:" + raw("cut.img", st125-512), "cut.img: truncated: 41819 blocks, but geometry st125 holds 41820"},
 	} {
-		runFlags.scsi = []string{tt.arg}
-		cfg, err := runConfig(runCmd)
+		cfg, err := runConfigFor(t, "--scsi", tt.arg)
 		require.NoError(t, err)
 		_, err = emu.New(cfg)
 		require.Error(t, err, tt.arg)
@@ -226,39 +196,10 @@ func TestRunRawImage(t *testing.T) {
 	}
 }
 
-// --hd0 takes the options of --scsi after the file; a comma that does not
-// start an option stays in the file name.
-func TestHD0Flag(t *testing.T) {
-	tests := []struct {
-		arg  string
-		want scsidev.Spec
-		err  string
-	}{
-		{"a.img", scsidev.Spec{Images: []string{"a.img"}}, ""},
-		{"a.img,ro", scsidev.Spec{Images: []string{"a.img"}, ReadOnly: true}, ""},
-		{"d.hda,geometry=st125,interleave=2", scsidev.Spec{Images: []string{"d.hda"}, Geometry: "st125", Interleave: 2}, ""},
-		{"d.hda,interleave=5,ro", scsidev.Spec{Images: []string{"d.hda"}, Interleave: 5, ReadOnly: true}, ""},
-		{"my,disk.hda,interleave=5", scsidev.Spec{Images: []string{"my,disk.hda"}, Interleave: 5}, ""},
-		{"d.hda,interleave=-2", scsidev.Spec{}, `--hd0 "d.hda,interleave=-2": interleave "-2": want a number from 1`},
-	}
-	for _, tt := range tests {
-		got, err := hd0Flag(tt.arg)
-		if tt.err != "" {
-			assert.EqualError(t, err, tt.err+" (1:1) to the sectors per track - 1", tt.arg)
-			continue
-		}
-		require.NoError(t, err, tt.arg)
-		tt.want.ID, tt.want.Type = HD0ID, "acb4000"
-		assert.Equal(t, tt.want, got, tt.arg)
-	}
-}
-
 // --hd0 FILE,ro and --tape FILE,ro attach the image read-only, as the
 // message for an image the user cannot write suggests.
 func TestRunConfigReadOnlyShorthands(t *testing.T) {
-	resetRunFlags(t)
-	runFlags.hd0, runFlags.lun1, runFlags.tape = "a.img", "b.img,ro", "t.tape,ro"
-	cfg, err := runConfig(runCmd)
+	cfg, err := runConfigFor(t, "--hd0", "a.img", "--hd0-lun1", "b.img,ro", "--tape", "t.tape,ro")
 	require.NoError(t, err)
 	assert.Equal(t, []scsidev.Spec{
 		{ID: 0, Type: "acb4000", Images: []string{"a.img", "b.img"}, ReadOnly: true},

@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/spf13/pflag"
+
 	"github.com/lbplus/lbplus/devices/floppy"
 	"github.com/lbplus/lbplus/emu"
 	"github.com/lbplus/lbplus/sched"
@@ -63,13 +65,12 @@ func floppyWires(b *emu.Board) ([]string, func(*scsi.VCD)) {
 // changes with simulated time, so a trace taken at --speed max is the same
 // as one taken in real time.
 
-var traceFlags struct{ vcd, text string }
+// traceOptions are --vcd and --trace.
+type traceOptions struct{ vcd, text string }
 
-func init() {
-	f := runCmd.Flags()
-	f.StringVar(&traceFlags.vcd, "vcd", "", "write the SCSI bus as a VCD file (GTKWave, sigrok-cli -I vcd)")
-	f.StringVar(&traceFlags.text, "trace", "", "write the SCSI bus as a readable text trace, one line per change")
-	runAttach = append(runAttach, attachBusTrace)
+func addTraceFlags(f *pflag.FlagSet, o *traceOptions) {
+	f.StringVar(&o.vcd, "vcd", "", "write the SCSI bus as a VCD file (GTKWave, sigrok-cli -I vcd)")
+	f.StringVar(&o.text, "trace", "", "write the SCSI bus as a readable text trace, one line per change")
 }
 
 // checkRunFiles refuses, before the machine is built (which opens and
@@ -78,15 +79,16 @@ func init() {
 // inputs (ROM, machine file, disk, tape or floppy image, saved state, or a
 // sidecar), any other image, or the other trace file; the same for
 // --save-state, and a --load-state that is not a regular file.
-func checkRunFiles(cfg emu.Config) error {
+func (s *runSession) checkRunFiles(cfg emu.Config) error {
+	o := s.o
 	type use struct{ path, where string }
 	var images []use
-	for _, s := range cfg.SCSI {
-		for lun, p := range s.Images {
-			if err := misspeltOption(p, s.Type); err != nil {
+	for _, d := range cfg.SCSI {
+		for lun, p := range d.Images {
+			if err := misspeltOption(p, d.Type); err != nil {
 				return err
 			}
-			images = append(images, use{p, fmt.Sprintf("SCSI ID %d LUN %d", s.ID, lun)})
+			images = append(images, use{p, fmt.Sprintf("SCSI ID %d LUN %d", d.ID, lun)})
 		}
 	}
 	for _, f := range cfg.Floppies {
@@ -94,7 +96,7 @@ func checkRunFiles(cfg emu.Config) error {
 			images = append(images, use{f.Image, fmt.Sprintf("floppy drive %d", f.Drive)})
 		}
 	}
-	inputs := []string{runFlags.machine, runFlags.rom, cfg.ROMFile}
+	inputs := []string{o.machine, o.rom, cfg.ROMFile}
 	for i, a := range images {
 		for _, b := range images[:i] {
 			if sameFile(a.path, b.path) {
@@ -106,18 +108,18 @@ func checkRunFiles(cfg emu.Config) error {
 	// A state may be saved over the one it was loaded from (the save
 	// replaces the file whole), so --load-state is an input only for the
 	// traces.
-	runInputs = inputs
-	if err := checkOutputs(inputs, outputFile{"--save-state", runFlags.saveState}); err != nil {
+	s.inputs = inputs
+	if err := checkOutputs(inputs, outputFile{"--save-state", o.saveState}); err != nil {
 		return err
 	}
-	if runFlags.loadState != "" {
-		if err := checkRegularInput(runFlags.loadState); err != nil {
+	if o.loadState != "" {
+		if err := checkRegularInput(o.loadState); err != nil {
 			return fmt.Errorf("--load-state %w", err)
 		}
-		inputs = append(inputs, runFlags.loadState)
+		inputs = append(inputs, o.loadState)
 	}
-	return checkOutputs(inputs, outputFile{"--vcd", traceFlags.vcd}, outputFile{"--trace", traceFlags.text},
-		outputFile{"--save-state", runFlags.saveState})
+	return checkOutputs(inputs, outputFile{"--vcd", o.trace.vcd}, outputFile{"--trace", o.trace.text},
+		outputFile{"--save-state", o.saveState})
 }
 
 // misspeltOption explains an image path that does not exist but is an
@@ -135,21 +137,17 @@ func misspeltOption(p, typ string) error {
 	return fmt.Errorf("%s: no such image file; %s is one, but %q is not an option of it (%s)", p, p[:i], p[i+1:], opts)
 }
 
-// runInputs are the machine's images, ROM and machine file
-// (checkRunFiles): a state saved at the escape prompt may not overwrite
-// any of them.
-var runInputs []string
-
 // attachBusTrace creates the trace files and observes the board's SCSI bus.
-// The files are finished by
-// runAtExit: the VCD gets its closing timestamp, both are flushed.
-func attachBusTrace(b *emu.Board) error {
-	if traceFlags.vcd == "" && traceFlags.text == "" {
+// The files are finished by the session's atExit: the VCD gets its closing
+// timestamp, both are flushed.
+func (s *runSession) attachBusTrace(b *emu.Board) error {
+	tr := s.o.trace
+	if tr.vcd == "" && tr.text == "" {
 		return nil
 	}
 	bus := b.SCSIBus()
-	if traceFlags.vcd != "" {
-		f, err := os.Create(traceFlags.vcd)
+	if tr.vcd != "" {
+		f, err := os.Create(tr.vcd)
 		if err != nil {
 			return fmt.Errorf("--vcd: %w", err)
 		}
@@ -158,10 +156,10 @@ func attachBusTrace(b *emu.Board) error {
 		v := scsi.NewVCDWires(out, sched.Nanosecond, wires)
 		watch(v)
 		bus.Observe(v.Change)
-		runAtExit = append(runAtExit, func() error { return out.finish(v.End(b.Now())) })
+		s.atExit = append(s.atExit, func() error { return out.finish(v.End(b.Now())) })
 	}
-	if traceFlags.text != "" {
-		f, err := os.Create(traceFlags.text)
+	if tr.text != "" {
+		f, err := os.Create(tr.text)
 		if err != nil {
 			return fmt.Errorf("--trace: %w", err)
 		}
@@ -169,7 +167,7 @@ func attachBusTrace(b *emu.Board) error {
 		w := bufio.NewWriterSize(out, 64<<10)
 		tt := scsi.NewTextTrace(w)
 		bus.Observe(tt.Change)
-		runAtExit = append(runAtExit, func() error { return out.finish(errors.Join(tt.Err(), w.Flush())) })
+		s.atExit = append(s.atExit, func() error { return out.finish(errors.Join(tt.Err(), w.Flush())) })
 	}
 	return nil
 }

@@ -47,13 +47,9 @@ func TestRunBootsHD0WithBusTraces(t *testing.T) {
 	bootDemoDisk(t, img)
 
 	vcd, txt := filepath.Join(dir, "bus.vcd"), filepath.Join(dir, "bus.txt")
-	t.Cleanup(func() { traceFlags.vcd, traceFlags.text = "", "" })
 	// The user waits for the boot block's message and the monitor prompt
 	// after it, then quits.
-	got := runScriptWith(t, func() {
-		runFlags.hd0 = img
-		traceFlags.vcd, traceFlags.text = vcd, txt
-	}, []string{bootdemo.Message + "0\r\n> "}, nil)
+	got := runScriptWith(t, []string{"--hd0", img, "--vcd", vcd, "--trace", txt}, []string{bootdemo.Message + "0\r\n> "}, nil)
 	assert.Contains(t, got, "Any key: monitor\r\n"+bootdemo.Message+"0\r\n")
 
 	// One REQ per byte: 6 CDB bytes, 512 data bytes, status and message.
@@ -71,14 +67,14 @@ func TestRunBootsHD0WithBusTraces(t *testing.T) {
 
 func TestRunTraceBadFile(t *testing.T) {
 	dir := t.TempDir()
-	runFlags.rom, runFlags.speed, runFlags.console, runFlags.scsiID = "", "max", "stdio", 7
-	t.Cleanup(func() { traceFlags.vcd, traceFlags.text = "", "" })
-	for name, c := range map[string]struct{ vcd, text, want string }{
-		"no dir": {filepath.Join(dir, "none", "x.vcd"), "", "none/x.vcd"},
-		"same":   {filepath.Join(dir, "a"), filepath.Join(dir, "a"), "--vcd and --trace: both write"},
+	for name, c := range map[string]struct {
+		args []string
+		want string
+	}{
+		"no dir": {[]string{"--vcd", filepath.Join(dir, "none", "x.vcd")}, "none/x.vcd"},
+		"same":   {[]string{"--vcd", filepath.Join(dir, "a"), "--trace", filepath.Join(dir, "a")}, "--vcd and --trace: both write"},
 	} {
-		traceFlags.vcd, traceFlags.text = c.vcd, c.text
-		err := runBoard(runCmd, nil)
+		_, _, err := execute(append([]string{"run", "--speed", "max"}, c.args...)...)
 		require.Error(t, err, name)
 		assert.Contains(t, err.Error(), c.want, name)
 	}
@@ -91,24 +87,18 @@ func TestRunTraceWriteErrorStopsAtOnce(t *testing.T) {
 	if _, err := os.Stat("/dev/full"); err != nil {
 		t.Skip("no /dev/full here")
 	}
-	t.Cleanup(func() { traceFlags.vcd, traceFlags.text, runAtExit = "", "", nil })
 	t.Setenv("XDG_DATA_HOME", t.TempDir())
 	disk, err := defaultSystemDisk(io.Discard)
 	require.NoError(t, err)
 	for _, flag := range []string{"--trace", "--vcd"} {
-		traceFlags.vcd, traceFlags.text, runAtExit = "", "", nil
-		if flag == "--vcd" {
-			traceFlags.vcd = "/dev/full"
-		} else {
-			traceFlags.text = "/dev/full"
-		}
+		_, s := runSessionFor(t, flag, "/dev/full")
 		rom, err := monitor.Image()
 		require.NoError(t, err)
 		cfg := emu.DefaultConfig(rom)
-		cfg.SCSI = []scsidev.Spec{{ID: HD0ID, Type: "acb4000", Images: []string{disk}}}
+		cfg.SCSI = []scsidev.Spec{{ID: emu.HD0ID, Type: "acb4000", Images: []string{disk}}}
 		b, err := emu.New(cfg)
 		require.NoError(t, err)
-		require.NoError(t, attachBusTrace(b))
+		require.NoError(t, s.attachBusTrace(b))
 		// CP/M's boot from the disk moves 16 KB over the bus: the
 		// trace's buffer fills and its first write fails.
 		err = nil
@@ -122,7 +112,7 @@ func TestRunTraceWriteErrorStopsAtOnce(t *testing.T) {
 		assert.Less(t, when, 30*sched.Second, "stopped when the write failed, during the boot")
 		assert.EqualError(t, b.RunFor(sched.Millisecond), want, "the machine stays stopped")
 		var exit error
-		runExitHooks(&exit)
+		s.exitHooks(&exit)
 		assert.EqualError(t, exit, want, "the same error at the end, once")
 		b.Close()
 	}

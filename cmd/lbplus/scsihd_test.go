@@ -74,7 +74,7 @@ func TestSCSIHDSystemDisk(t *testing.T) {
 	assert.Contains(t, cpm("cpmls", "-f", "lbplus-hd1", "-T", "raw", "hd.img"), "hello.txt")
 	assert.Contains(t, cpm("cpmls", "-f", "lbplus-hd0", "-T", "raw", "hd.img"), "edit.com", "A: carries our programs")
 
-	got := runScriptWith(t, func() { runFlags.scsi = []string{"0=scsihd:" + img} },
+	got := runScriptWith(t, []string{"--scsi", "0=scsihd:" + img},
 		[]string{"A>", "B: HELLO    TXT\r\nA>", "hello from cpmtools\r\n"}, []string{"DIR B:\r", "TYPE B:HELLO.TXT\r"})
 	assert.Contains(t, got, "lbplus CP/M 2.2 BIOS")
 
@@ -95,7 +95,7 @@ func TestSCSIHDOneGiB(t *testing.T) {
 	require.Zero(t, r.code, r.stderr)
 	assert.Contains(t, r.stdout, "2097152 blocks (1073741824 bytes)")
 	assert.Contains(t, r.stdout, "5 partitions of 4 MB")
-	got := runScriptWith(t, func() { runFlags.scsi = []string{"0=scsihd:" + filepath.Join(dir, "big.img")} },
+	got := runScriptWith(t, []string{"--scsi", "0=scsihd:" + filepath.Join(dir, "big.img")},
 		[]string{"A>"}, nil)
 	assert.Contains(t, got, "lbplus CP/M 2.2 BIOS")
 }

@@ -16,20 +16,18 @@ import (
 // next commands exactly as the one that was saved: same console output,
 // same time, same trace hash.
 func TestRunSaveAndLoadState(t *testing.T) {
-	resetRunFlags(t)
 	dir := t.TempDir()
 	disk := filepath.Join(dir, "hd0.img")
 	bootDemoDisk(t, disk)
-	runFlags.hd0 = disk
 	state := filepath.Join(dir, "m.state")
-	runFlags.saveState = state
+	flags := []string{"--hd0", disk, "--save-state", state}
 
-	a, tyA, trA := flagBoard(t)
+	sa, a, tyA, trA := sessionBoard(t, flags...)
 	require.NoError(t, tyA.WaitFor("Any key: monitor\r\n"))
 	require.NoError(t, tyA.Type(" "))
 	require.NoError(t, tyA.WaitFor("> "))
 	require.NoError(t, os.WriteFile(state+".tmp", []byte("mine"), 0o644))
-	msg, done := runSave(a, nil)
+	msg, done := sa.runSave(a, nil)
 	require.True(t, done, msg)
 	assert.Contains(t, msg, "machine saved to "+state)
 	mine, err := os.ReadFile(state + ".tmp")
@@ -40,7 +38,7 @@ func TestRunSaveAndLoadState(t *testing.T) {
 	require.NoError(t, tyA.WaitFor(bootdemo.Message+"0\r\n> "))
 	require.NoError(t, a.Close())
 
-	b, tyB, trB := flagBoard(t)
+	b, tyB, trB := flagBoard(t, flags...)
 	require.NoError(t, loadStateFile(b, state))
 	require.NoError(t, tyB.Type("B0\r"))
 	require.NoError(t, tyB.WaitFor(bootdemo.Message+"0\r\n> "))
@@ -55,7 +53,7 @@ func TestRunSaveAndLoadState(t *testing.T) {
 	_, err = g.WriteAt([]byte("changed"), 4096)
 	require.NoError(t, err)
 	require.NoError(t, g.Close())
-	c, _, _ := flagBoard(t)
+	sc, c, _, _ := sessionBoard(t, flags...)
 	err = loadStateFile(c, state)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "hd0.img (SCSI ID 0 LUN 0) has changed since the state was saved")
@@ -65,7 +63,7 @@ func TestRunSaveAndLoadState(t *testing.T) {
 	before, err := os.ReadFile(disk)
 	require.NoError(t, err)
 	for _, p := range []string{disk, disk + ".toml"} {
-		msg, done = runSave(c, []string{p})
+		msg, done = sc.runSave(c, []string{p})
 		assert.False(t, done, p)
 		assert.Contains(t, msg, "it would be overwritten", p)
 	}
@@ -73,7 +71,7 @@ func TestRunSaveAndLoadState(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, before, after, "the image is untouched")
 
-	msg, done = runSave(c, []string{"a", "b"})
+	msg, done = sc.runSave(c, []string{"a", "b"})
 	assert.False(t, done)
 	assert.Equal(t, "usage: save [FILE] (or start lbplus with --save-state FILE)\r\n", msg)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "junk"), []byte("not a state"), 0o644))

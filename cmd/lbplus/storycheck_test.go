@@ -44,7 +44,7 @@ func TestStoryChecksCatchMovedParameters(t *testing.T) {
 			}
 			dir := t.TempDir()
 			var out bytes.Buffer
-			err := runStoryChecks(&out, newProgress(&out), bench.Options{Dir: dir, Disk: &dp, Tape: &tp})
+			err := runStoryChecks(&out, newProgress(&out, false), bench.Options{Dir: dir, Disk: &dp, Tape: &tp})
 			if c.want == "" {
 				require.NoError(t, err, out.String())
 				assert.NotContains(t, out.String(), "FAILED")

@@ -8,21 +8,21 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/lbplus/lbplus/devices/fdimage"
-	"github.com/lbplus/lbplus/devices/image"
 	"github.com/lbplus/lbplus/roms/cpm"
 	"github.com/lbplus/lbplus/roms/cpmbios"
+	"github.com/lbplus/lbplus/sysdisk"
 )
 
-var sysgenFlags struct {
-	ccpBDOS string
-	burst   string
-	format  string
-}
-
-var sysgenCmd = &cobra.Command{
-	Use:   "sysgen [--ccp-bdos FILE] IMAGE",
-	Short: "Write the CP/M system (boot loader, CCP+BDOS, BIOS) to a system disk",
-	Long: `Rewrite the system of an lbplus CP/M hard disk (one made with lbplus disk
+func newSysgenCmd() *cobra.Command {
+	var o struct {
+		ccpBDOS string
+		burst   string
+		format  string
+	}
+	cmd := &cobra.Command{
+		Use:   "sysgen [--ccp-bdos FILE] IMAGE",
+		Short: "Write the CP/M system (boot loader, CCP+BDOS, BIOS) to a system disk",
+		Long: `Rewrite the system of an lbplus CP/M hard disk (one made with lbplus disk
 create --system) or the system tracks of an Ampro-format floppy image (.imd
 or raw; --format amp2 for a raw image whose size is ambiguous): the boot
 loader, the CCP and BDOS, and the BIOS. Files on the disk stay.
@@ -31,24 +31,22 @@ loader, the CCP and BDOS, and the BIOS. Files on the disk stay.
 (DR CP/M 2.2's 60K layout; docs/CPM.md), e.g. Digital Research's CP/M 2.2
 or ZCPR/ZRDOS. --transfer byte|burst chooses how the BIOS moves SCSI data
 (default: keep the disk's setting).`,
-	Args: cobra.ExactArgs(1),
-	RunE: func(cmd *cobra.Command, args []string) error {
-		if !isHDImage(args[0]) {
-			if sysgenFlags.burst != "" {
-				return fmt.Errorf("%s: --transfer is for a hard disk (a floppy's BIOS takes the mode from the hard disk)", args[0])
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if !sysdisk.IsHD(args[0]) {
+				if o.burst != "" {
+					return fmt.Errorf("%s: --transfer is for a hard disk (a floppy's BIOS takes the mode from the hard disk)", args[0])
+				}
+				return sysgenFloppy(cmd.OutOrStdout(), args[0], o.ccpBDOS, o.format)
 			}
-			return sysgenFloppy(cmd.OutOrStdout(), args[0], sysgenFlags.ccpBDOS, sysgenFlags.format)
-		}
-		return sysgen(cmd.OutOrStdout(), args[0], sysgenFlags.ccpBDOS, sysgenFlags.burst)
-	},
-}
-
-func init() {
-	f := sysgenCmd.Flags()
-	f.StringVar(&sysgenFlags.ccpBDOS, "ccp-bdos", "", "CCP+BDOS image `FILE` (5632 bytes for CCP D400h) instead of lbplus's")
-	f.StringVar(&sysgenFlags.burst, "transfer", "", "SCSI data transfers of the BIOS: byte or burst (default: as the disk has it)")
-	f.StringVar(&sysgenFlags.format, "format", "", "floppy: the format of a raw image whose size is ambiguous (amp2 or amp3)")
-	rootCmd.AddCommand(sysgenCmd)
+			return sysgen(cmd.OutOrStdout(), args[0], o.ccpBDOS, o.burst)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.ccpBDOS, "ccp-bdos", "", "CCP+BDOS image `FILE` (5632 bytes for CCP D400h) instead of lbplus's")
+	f.StringVar(&o.burst, "transfer", "", "SCSI data transfers of the BIOS: byte or burst (default: as the disk has it)")
+	f.StringVar(&o.format, "format", "", "floppy: the format of a raw image whose size is ambiguous (amp2 or amp3)")
+	return cmd
 }
 
 // ccpBDOSImage is the CCP+BDOS to install: the file's, or ours.
@@ -89,65 +87,27 @@ func sysgen(w io.Writer, path, ccpFile, transfer string) error {
 	if err != nil {
 		return err
 	}
-	d, err := openHDImage(path)
+	cfg, err := sysdisk.SysgenHD(path, sys, set, burst)
 	if err != nil {
-		return err
-	}
-	f := d
-	cfg, ok, err := cpmbios.ReadHDConfig(f)
-	if err != nil {
-		d.Close()
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if !ok {
-		d.Close()
-		return fmt.Errorf("%s: not an lbplus CP/M disk (no configuration in block %d); make one with lbplus disk create --system", path, cpmbios.ConfigBlock)
-	}
-	if set {
-		cfg.Burst = burst
-	}
-	if err := cpmbios.InstallHD(f, sys, cfg, false); err != nil {
-		d.Close()
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if err := d.Close(); err != nil {
 		return err
 	}
 	return systemInfo(w, path, cfg, ccpFile)
 }
 
 // installSystem puts the system on a freshly made disk image and empties
-// every partition's directory.
+// every partition's directory (sysdisk.InstallHD), with --ccp-bdos's
+// CCP+BDOS and --transfer's mode.
 func installSystem(path, ccpFile, transfer string) (cpmbios.HDConfig, error) {
-	var cfg cpmbios.HDConfig
 	_, burst, err := parseBIOSTransfer(transfer)
 	if err != nil {
-		return cfg, err
+		return cpmbios.HDConfig{}, err
 	}
 	sys, err := ccpBDOSImage(ccpFile)
 	if err != nil {
-		return cfg, err
+		return cpmbios.HDConfig{}, err
 	}
-	d, err := openHDImage(path)
-	if err != nil {
-		return cfg, err
-	}
-	f := d
-	cfg = cpmbios.HDConfig{Partitions: cpmbios.Partitions(f.Blocks()), Burst: burst}
-	if cfg.Partitions == 0 {
-		d.Close()
-		return cfg, fmt.Errorf("%s: %d blocks is too small for a CP/M partition (%d blocks)", path, f.Blocks(), cpmbios.PartTracks*cpmbios.TrackBlocks)
-	}
-	if err := cpmbios.InstallHD(f, sys, cfg, true); err != nil {
-		d.Close()
-		return cfg, fmt.Errorf("%s: %w", path, err)
-	}
-	return cfg, d.Close()
+	return sysdisk.InstallHD(path, sys, burst)
 }
-
-// openHDImage opens a hard-disk image, either kind (openHDFile), for
-// writing its blocks as a program on the board would.
-func openHDImage(path string) (*image.File, error) { return openHDFile(path, false) }
 
 func systemInfo(w io.Writer, path string, cfg cpmbios.HDConfig, ccpFile string) error {
 	what := "lbplus CCP+BDOS"
@@ -212,42 +172,18 @@ func diskCreateSystem(w io.Writer, path string, unformatted bool, s systemFlags)
 	if err != nil {
 		return err
 	}
-	if err := putHDPrograms(path); err != nil {
+	if err := sysdisk.PutHDPrograms(path); err != nil {
 		return err
 	}
 	return systemInfo(w, path, cfg, s.ccpBDOS)
 }
 
-// putHDPrograms puts our CP/M programs on partition 0 (A:) of a hard-disk
-// image, as on the default system disk.
-func putHDPrograms(path string) error { return onPartition0(path, putPrograms) }
-
-// putFloppyPrograms puts our CP/M programs on a system floppy just made.
-func putFloppyPrograms(path string, f fdimage.Format) error {
-	im, err := fdimage.Open(path, fdimage.Options{Format: f.Name})
-	if err != nil {
-		return err
-	}
-	fs, err := cpmbios.FloppyFS(im)
-	if err == nil {
-		err = putPrograms(fs)
-	}
-	if err != nil {
-		im.Close()
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return im.Close()
-}
-
-// fdSystem is floppy create's --system options.
-var fdSystem systemFlags
-
 // floppySystem puts the system on a new floppy's disk when --system asks.
-func floppySystem(path string, f fdimage.Format, d *fdimage.Disk) error {
-	if !fdSystem.on {
+func floppySystem(path string, f fdimage.Format, d *fdimage.Disk, system systemFlags) error {
+	if !system.on {
 		return nil
 	}
-	sys, err := ccpBDOSImage(fdSystem.ccpBDOS)
+	sys, err := ccpBDOSImage(system.ccpBDOS)
 	if err != nil {
 		return err
 	}
@@ -263,15 +199,7 @@ func sysgenFloppy(w io.Writer, path, ccpFile, format string) error {
 	if err != nil {
 		return err
 	}
-	im, err := fdimage.Open(path, fdimage.Options{Format: format})
-	if err != nil {
-		return err
-	}
-	if err := cpmbios.InstallFloppyImage(im, sys); err != nil {
-		im.Close()
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if err := im.Close(); err != nil {
+	if err := sysdisk.SysgenFloppy(path, format, sys); err != nil {
 		return err
 	}
 	what := "lbplus CCP+BDOS"

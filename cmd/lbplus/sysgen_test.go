@@ -57,31 +57,28 @@ func TestSysgenOtherCCPBDOS(t *testing.T) {
 	require.NoError(t, diskCreateSystem(&out, hd, false, systemFlags{on: true, ccpBDOS: other, transfer: "burst"}))
 	assert.Contains(t, out.String(), "CCP+BDOS from "+other+", lbplus BIOS, SCSI 256-byte bursts), 5 partitions")
 
-	got := runScriptWith(t, func() { runFlags.hd0 = hd }, []string{"OTHER CCP\r\n"}, nil)
+	got := runScriptWith(t, []string{"--hd0", hd}, []string{"OTHER CCP\r\n"}, nil)
 	assert.Contains(t, got, "lbplus CP/M 2.2 BIOS")
 
 	out.Reset()
 	require.NoError(t, sysgen(&out, hd, "", ""))
 	assert.Contains(t, out.String(), "lbplus CCP+BDOS, lbplus BIOS, SCSI 256-byte bursts", "the transfer mode is kept")
-	runScriptWith(t, func() { runFlags.hd0 = hd },
+	runScriptWith(t, []string{"--hd0", hd},
 		[]string{"A>", "A>", "KEEP     COM\r\nA>"}, []string{"SAVE 1 KEEP.COM\r", "DIR\r"})
 	require.NoError(t, sysgen(&out, hd, other, ""))
-	runScriptWith(t, func() { runFlags.hd0 = hd }, []string{"OTHER CCP\r\n"}, nil)
+	runScriptWith(t, []string{"--hd0", hd}, []string{"OTHER CCP\r\n"}, nil)
 	require.NoError(t, sysgen(&out, hd, "", "byte"))
-	got = runScriptWith(t, func() { runFlags.hd0 = hd }, []string{"A>", "KEEP     COM\r\nA>"}, []string{"DIR\r"})
+	got = runScriptWith(t, []string{"--hd0", hd}, []string{"A>", "KEEP     COM\r\nA>"}, []string{"DIR\r"})
 	assert.Contains(t, got, "KEEP", "sysgen keeps the files")
 
 	fd := filepath.Join(dir, "boot.imd")
-	fdSystem = systemFlags{on: true, ccpBDOS: other}
-	t.Cleanup(func() { fdSystem = systemFlags{} })
-	require.NoError(t, floppyCreate(&out, fd, "amp4", 0, time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)))
-	fdSystem = systemFlags{}
-	runScriptWith(t, func() { fdFlags[0] = fd }, []string{"OTHER CCP\r\n"}, nil)
+	require.NoError(t, floppyCreate(&out, fd, "amp4", 0, systemFlags{on: true, ccpBDOS: other}, time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)))
+	runScriptWith(t, []string{"--fd0", fd}, []string{"OTHER CCP\r\n"}, nil)
 	require.NoError(t, sysgenFloppy(&out, fd, "", ""))
-	runScriptWith(t, func() { fdFlags[0] = fd }, []string{"A>", "EDIT     COM"}, []string{"DIR\r"})
+	runScriptWith(t, []string{"--fd0", fd}, []string{"A>", "EDIT     COM"}, []string{"DIR\r"})
 	require.NoError(t, sysgenFloppy(&out, fd, other, ""))
 	assert.Contains(t, out.String(), "CP/M 2.2 system tracks written (CCP+BDOS from "+other)
-	runScriptWith(t, func() { fdFlags[0] = fd }, []string{"OTHER CCP\r\n"}, nil)
+	runScriptWith(t, []string{"--fd0", fd}, []string{"OTHER CCP\r\n"}, nil)
 }
 
 func TestSysgenBadInput(t *testing.T) {

@@ -33,13 +33,11 @@ func TestCreateSystemMediaBoots(t *testing.T) {
 			r := runCLI(t, dir, "", 60*time.Second, tc.create...)
 			require.Zero(t, r.code, r.stderr)
 			img := filepath.Join(dir, tc.create[len(tc.create)-1])
-			got := runScriptWith(t, func() {
-				if tc.floppy {
-					fdFlags[0] = img
-				} else {
-					runFlags.hd0 = img
-				}
-			}, []string{"A>", "RESTORE  COM\r\nA>", "A>", "X        COM\r\nA>"},
+			drive := "--hd0"
+			if tc.floppy {
+				drive = "--fd0"
+			}
+			got := runScriptWith(t, []string{drive, img}, []string{"A>", "RESTORE  COM\r\nA>", "A>", "X        COM\r\nA>"},
 				[]string{"DIR\r", "SAVE 1 X.COM\r", "DIR\r"})
 			assert.Contains(t, got, "lbplus CP/M 2.2 BIOS")
 			assert.Contains(t, got, tc.banner)

@@ -10,14 +10,13 @@ import (
 	"github.com/lbplus/lbplus/devices/mcd403"
 )
 
-// tapeCmd makes and inspects MCD-403 cartridge images (4848 raw 8 KB blocks
-// plus a FILE.toml sidecar).
-var tapeCmd = &cobra.Command{
-	Use:   "tape",
-	Short: "Make and inspect MCD-403 tape cartridge images",
-}
-
-func init() {
+// newTapeCmd makes and inspects MCD-403 cartridge images (4848 raw 8 KB
+// blocks plus a FILE.toml sidecar).
+func newTapeCmd(a *app) *cobra.Command {
+	tapeCmd := &cobra.Command{
+		Use:   "tape",
+		Short: "Make and inspect MCD-403 tape cartridge images",
+	}
 	var (
 		interleave   int
 		zeros        bool
@@ -32,7 +31,7 @@ the format version and write protection. Blocks never written read back as
 BLANK CHECK, or as zeros with --zeros. An existing FILE is never replaced.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cleanScratchOnSignal() // Ctrl-C leaves no half-made image
+			a.cleanScratchOnSignal() // Ctrl-C leaves no half-made image
 			return tapeCreate(cmd.OutOrStdout(), args[0], interleave, zeros, writeProtect)
 		},
 	}
@@ -50,7 +49,7 @@ BLANK CHECK, or as zeros with --zeros. An existing FILE is never replaced.`,
 		},
 	}
 	tapeCmd.AddCommand(create, info)
-	rootCmd.AddCommand(tapeCmd)
+	return tapeCmd
 }
 
 func tapeCreate(w io.Writer, path string, interleave int, zeros, writeProtect bool) error {

@@ -57,7 +57,7 @@ func TestRunUserROM(t *testing.T) {
 			require.Len(t, r.Bytes, size)
 			path := filepath.Join(t.TempDir(), "user.rom")
 			require.NoError(t, os.WriteFile(path, r.Bytes, 0o644))
-			got := runScriptWith(t, func() { runFlags.rom = path }, []string{"USER ROM, last bytes reached\r\n"}, nil)
+			got := runScriptWith(t, []string{"--rom", path}, []string{"USER ROM, last bytes reached\r\n"}, nil)
 			assert.NotContains(t, got, "lbplus boot ROM", "ours does not run")
 		})
 	}

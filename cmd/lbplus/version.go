@@ -38,8 +38,3 @@ func version() string {
 	}
 	return out + ", " + runtime.Version()
 }
-
-func init() {
-	rootCmd.Version = version()
-	rootCmd.SetVersionTemplate("lbplus {{.Version}}\n")
-}

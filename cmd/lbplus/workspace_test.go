@@ -21,14 +21,12 @@ import (
 func defaultMachine(t *testing.T) (*emu.Board, *console.Transcript, *console.Typist) {
 	t.Helper()
 	t.Setenv("XDG_DATA_HOME", t.TempDir())
-	runFlags.rom, runFlags.speed, runFlags.console, runFlags.scsiID = "", "max", "stdio", 7
-	runFlags.hd0, runFlags.lun1, runFlags.tape, runFlags.machine, runFlags.scsi = "", "", "", "", nil
-	fdFlags = [4]string{}
-	cfg, err := runConfig(runCmd)
+	cmd, s := runSessionFor(t, "--speed", "max")
+	cfg, err := s.config(cmd)
 	require.NoError(t, err)
 	tr := &console.Transcript{}
 	cfg.ConsoleOut = tr.Out
-	b, err := newBoard(cfg)
+	b, err := s.newBoard(cfg)
 	require.NoError(t, err)
 	t.Cleanup(func() { b.Close() })
 	return b, tr, &console.Typist{B: b, T: tr, Limit: 60 * sched.Second}
@@ -42,13 +40,13 @@ func defaultMachine(t *testing.T) (*emu.Board, *console.Transcript, *console.Typ
 func TestWorkspaceSession(t *testing.T) {
 	needCpmtools(t)
 	b, tr, ty := defaultMachine(t)
-	drives := runMenuCommand(b, "drives")
+	drives := menuLine(b, "drives")
 	assert.Contains(t, drives, "0:")
 	assert.Contains(t, drives, "1:")
 	img := filepath.Join(t.TempDir(), "new.imd")
-	require.NoError(t, floppyCreate(io.Discard, img, "amp2", 0, time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC)))
+	require.NoError(t, floppyCreate(io.Discard, img, "amp2", 0, systemFlags{}, time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC)))
 	require.NoError(t, ty.WaitFor("A>"))
-	assert.Contains(t, runMenuCommand(b, "insert 1 "+img), img)
+	assert.Contains(t, menuLine(b, "insert 1 "+img), img)
 	for _, step := range []struct{ typed, want string }{
 		{"EDIT NOTE.TXT\r", "*"},
 		{"A\r", ""},
@@ -64,7 +62,7 @@ func TestWorkspaceSession(t *testing.T) {
 			require.NoError(t, ty.WaitFor(step.want), "after %q: %s", step.typed, tr.String())
 		}
 	}
-	assert.Contains(t, runMenuCommand(b, "eject 1"), "1")
+	assert.Contains(t, menuLine(b, "eject 1"), "1")
 	out := filepath.Join(t.TempDir(), "note.txt")
 	cmd := exec.Command("cpmcp", "-f", "amp2", img, "0:NOTE.TXT", out)
 	msg, err := cmd.CombinedOutput()
@@ -80,15 +78,11 @@ func TestWorkspaceSession(t *testing.T) {
 func TestFloppyKeepsTheDefaultDisk(t *testing.T) {
 	t.Setenv("XDG_DATA_HOME", t.TempDir())
 	img := filepath.Join(t.TempDir(), "b.imd")
-	require.NoError(t, floppyCreate(io.Discard, img, "amp2", 0, time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC)))
-	runFlags.rom, runFlags.speed, runFlags.console, runFlags.scsiID = "", "max", "stdio", 7
-	runFlags.hd0, runFlags.lun1, runFlags.tape, runFlags.machine, runFlags.scsi = "", "", "", "", nil
-	fdFlags = [4]string{1: img}
-	t.Cleanup(func() { fdFlags = [4]string{} })
-	cfg, err := runConfig(runCmd)
+	require.NoError(t, floppyCreate(io.Discard, img, "amp2", 0, systemFlags{}, time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC)))
+	cfg, err := runConfigFor(t, "--fd1", img)
 	require.NoError(t, err)
 	require.Len(t, cfg.SCSI, 1, "the default system disk")
-	assert.Equal(t, HD0ID, cfg.SCSI[0].ID)
+	assert.Equal(t, emu.HD0ID, cfg.SCSI[0].ID)
 	require.Len(t, cfg.Floppies, 2)
 	for _, f := range cfg.Floppies {
 		if f.Drive == 1 {
