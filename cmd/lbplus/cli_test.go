@@ -24,7 +24,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/lbplus/lbplus/devices/acb4000"
-	"github.com/lbplus/lbplus/emu/console"
+	"github.com/lbplus/lbplus/cmd/lbplus/internal/hostport"
 )
 
 // The scripted bad-input run: the real binary, built once, with every kind
@@ -533,7 +533,7 @@ func TestCLITCPConsole(t *testing.T) {
 			defer second.Close()
 			second.SetReadDeadline(time.Now().Add(10 * time.Second))
 			msg, _ := io.ReadAll(second)
-			assert.Equal(t, console.BusyMessage, string(msg))
+			assert.Equal(t, hostport.BusyMessage, string(msg))
 		})
 	}
 }

@@ -14,7 +14,7 @@ import (
 
 	"github.com/lbplus/lbplus/devices/mcd403"
 	"github.com/lbplus/lbplus/emu"
-	"github.com/lbplus/lbplus/emu/console"
+	"github.com/lbplus/lbplus/cmd/lbplus/internal/hostport"
 	"github.com/lbplus/lbplus/scsi/scsidev"
 	"github.com/lbplus/lbplus/sysdisk"
 )
@@ -47,7 +47,7 @@ func runScriptWith(t *testing.T, args, want, script []string) string {
 	)
 	// A want that never comes ends the run (as the user's quit key would)
 	// instead of hanging the test.
-	watchdog := time.AfterFunc(scriptTimeout, func() { inW.Write([]byte{console.QuitKey}) })
+	watchdog := time.AfterFunc(scriptTimeout, func() { inW.Write([]byte{hostport.QuitKey}) })
 	defer watchdog.Stop()
 	user := make(chan struct{})
 	go func() {
@@ -72,7 +72,7 @@ func runScriptWith(t *testing.T, args, want, script []string) string {
 				if step < len(script) {
 					inW.Write([]byte(script[step]))
 				} else {
-					inW.Write([]byte{console.QuitKey})
+					inW.Write([]byte{hostport.QuitKey})
 				}
 				step++
 			}

@@ -13,7 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/lbplus/lbplus/emu"
-	"github.com/lbplus/lbplus/emu/console"
+	"github.com/lbplus/lbplus/cmd/lbplus/internal/hostport"
 	"github.com/lbplus/lbplus/sched"
 )
 
@@ -43,7 +43,7 @@ func (s *runSession) hostIOFlags(cmd *cobra.Command, cfg *emu.Config) error {
 	}
 	serialFile := ""
 	if v := cfg.Serial; v == "pty" || strings.HasPrefix(v, "tcp:") {
-		if err := console.CheckSerial("--serial", v); err != nil {
+		if err := hostport.CheckSerial("--serial", v); err != nil {
 			return err
 		}
 	} else {
@@ -100,7 +100,7 @@ func checkAppendFile(flag, path string) error {
 
 // hostIO is the host side of channel B and the printer while a board runs.
 type hostIO struct {
-	serial  console.Serial // pty or socket; nil for a file or nothing
+	serial  hostport.Serial // pty or socket; nil for a file or nothing
 	sfile   *os.File       // --serial FILE
 	printer *os.File
 	out     []byte // what channel B sent in this slice
@@ -115,13 +115,13 @@ func openHostIO(cfg *emu.Config, w io.Writer) (*hostIO, error) {
 	switch s := cfg.Serial; {
 	case s == "":
 	case s == "pty" || strings.HasPrefix(s, "tcp:"):
-		if h.serial, err = console.OpenSerial("--serial", s); err != nil {
+		if h.serial, err = hostport.OpenSerial("--serial", s); err != nil {
 			return nil, err
 		}
 		switch p := h.serial.(type) {
-		case *console.Pty:
+		case *hostport.Pty:
 			fmt.Fprintf(w, "lbplus: serial port (DART B) on %s\r\n", p.Name())
-		case *console.Raw:
+		case *hostport.Raw:
 			fmt.Fprintf(w, "lbplus: serial port (DART B) on tcp %s\r\n", p.Addr())
 			if p.Exposed() {
 				fmt.Fprintf(w, "lbplus: warning: the serial port listens on %s without a password: anyone who can reach this host can use it\r\n", p.Addr())

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/lbplus/lbplus/emu"
+	"github.com/lbplus/lbplus/cmd/lbplus/internal/hostport"
 	"github.com/lbplus/lbplus/emu/console"
 	"github.com/lbplus/lbplus/roms/monitor"
 	"github.com/lbplus/lbplus/sched"
@@ -130,12 +131,12 @@ func (r *hostRig) hostProgram(t *testing.T, dir, want string, args ...string) sc
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	switch end := r.h.serial.(type) {
-	case *console.Pty:
+	case *hostport.Pty:
 		line, err := os.OpenFile(end.Name(), os.O_RDWR, 0)
 		require.NoError(t, err)
 		defer line.Close()
 		cmd.Stdin, cmd.Stdout = line, line
-	case *console.Raw:
+	case *hostport.Raw:
 		conn, err := net.Dial("tcp", end.Addr().String())
 		require.NoError(t, err)
 		defer conn.Close()
@@ -299,7 +300,7 @@ func crc16(p []byte) uint16 {
 // then taken when sent again).
 func TestXferReceivePaddingAndRepeats(t *testing.T) {
 	r := newHostRig(t, "tcp:0", "", nil)
-	conn, err := net.Dial("tcp", r.h.serial.(*console.Raw).Addr().String())
+	conn, err := net.Dial("tcp", r.h.serial.(*hostport.Raw).Addr().String())
 	require.NoError(t, err)
 	defer conn.Close()
 	require.NoError(t, r.ty.Type("XFER R PAD.BIN\r"))

@@ -15,7 +15,7 @@ import (
 	"github.com/lbplus/lbplus/debugger"
 	"github.com/lbplus/lbplus/devices/fdimage"
 	"github.com/lbplus/lbplus/emu"
-	"github.com/lbplus/lbplus/emu/console"
+	"github.com/lbplus/lbplus/cmd/lbplus/internal/hostport"
 	"github.com/lbplus/lbplus/roms/monitor"
 	"github.com/lbplus/lbplus/sched"
 	"github.com/lbplus/lbplus/scsi/scsidev"
@@ -197,12 +197,12 @@ func runBoard(cmd *cobra.Command, o *runOptions) (err error) {
 		fmt.Fprint(os.Stderr, msg)
 	}
 
-	port, err := console.Open(cfg.Console)
+	port, err := hostport.Open(cfg.Console)
 	if err != nil {
 		return err
 	}
 	defer port.Close()
-	if t, ok := port.(*console.TCP); ok {
+	if t, ok := port.(*hostport.TCP); ok {
 		fmt.Fprintf(os.Stderr, "lbplus: console on telnet %s (Ctrl-C here quits)\n", t.Addr())
 		if t.Exposed() {
 			fmt.Fprintf(os.Stderr, "lbplus: warning: the console listens on %s without a password: anyone who can reach this host can use the board\n", t.Addr())
@@ -210,12 +210,12 @@ func runBoard(cmd *cobra.Command, o *runOptions) (err error) {
 	} else {
 		fmt.Fprint(os.Stderr, "lbplus: console on this terminal; Ctrl-] quits\r\n")
 	}
-	var menu <-chan string // the escape prompt's lines (console.MenuKey)
-	if m, ok := port.(console.Menu); ok {
+	var menu <-chan string // the escape prompt's lines (hostport.MenuKey)
+	if m, ok := port.(hostport.Menu); ok {
 		menu = m.Commands()
 	}
-	var ended <-chan struct{} // piped input has ended (console.Ender)
-	if e, ok := port.(console.Ender); ok {
+	var ended <-chan struct{} // piped input has ended (hostport.Ender)
+	if e, ok := port.(hostport.Ender); ok {
 		ended = e.Ended()
 	}
 	var settle pipeSettle
@@ -479,7 +479,7 @@ func (s *runSession) config(cmd *cobra.Command) (emu.Config, error) {
 	noteTeledisk(cmd.ErrOrStderr(), cfg)
 	// Bad input is refused before anything is made on disk (the default
 	// system disk below, a trace file).
-	if err := console.Check(cfg.Console); err != nil {
+	if err := hostport.Check(cfg.Console); err != nil {
 		return cfg, err
 	}
 	if err := s.checkRunFiles(cfg); err != nil {

@@ -1,12 +1,10 @@
-// Package console connects the board's serial console (DART channel A) to
-// the outside world: a Transcript and a Typist for tests, the user's terminal
-// in raw mode, or a TCP socket for telnet. Its Serial ends (a pty, a raw
-// TCP socket) do the same for the second serial port, DART channel B.
+// Package console holds the deterministic ends of the board's serial
+// console (DART channel A): a Transcript that records what the board
+// transmits, with the simulated time of each byte, and a Typist that types
+// into it and waits for output, for tests, scripts and the benchmarks.
 //
-// The emulation core stays deterministic: bytes typed by a person arrive in
-// the front end's loop between runs of the board and are handed to the DART,
-// which delivers them no faster than the programmed baud rate; the board's
-// output is collected during a run and written out after it.
+// The host's ends (the user's terminal, TCP, a pty) are front-end code and
+// live in cmd/lbplus/internal/hostport: nothing here touches the host.
 package console
 
 import (

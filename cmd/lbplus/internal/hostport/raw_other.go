@@ -1,6 +1,6 @@
 //go:build !linux
 
-package console
+package hostport
 
 // makeRaw is a no-op where raw mode is not implemented: the terminal stays
 // line-buffered and echoes locally.
