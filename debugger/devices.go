@@ -33,7 +33,8 @@ type scsiPanel struct {
 	b   *emu.Board
 }
 
-func (p scsiPanel) Title() string   { return p.dev.PanelTitle(p.id) }
+func (p scsiPanel) Title() string { return p.dev.PanelTitle(p.id) }
+
 // Lines are the target's own lines, then for a disk whose platters turn
 // (scsidev.Rotating) each platter's angle, the time to the next index and
 // the block under the head.
