@@ -225,6 +225,12 @@ func (w *Window) Wheel(p image.Point, dy float64) {
 		w.viewMoved = true
 		w.TL.Follow = false
 		w.TL.Zoom(f, w.TL.TimeAt(p.X-x0, tw))
+	case p.In(transferArea):
+		step := 3
+		if dy > 0 {
+			step = -3
+		}
+		w.xferScroll = max(0, w.xferScroll+step)
 	case p.In(cmdsArea):
 		step := 3
 		if dy < 0 {
@@ -250,7 +256,7 @@ func (w *Window) Click(p image.Point, right, shift bool) {
 		row := (y - memArea.Min.Y - 18) / lineH
 		col := int(float64(x-memArea.Min.X-6) / charW)
 		for j := 0; j < 16; j++ {
-			if row >= 0 && row < memRows && col >= memCol(j) && col < memCol(j)+2 {
+			if row >= 0 && row < memRows() && col >= memCol(j) && col < memCol(j)+2 {
 				w.EditMemory(w.MemAddr + uint16(16*row+j))
 			}
 		}

@@ -31,7 +31,8 @@ import (
 	"github.com/lbplus/lbplus/sched"
 )
 
-// Size of the window's canvas in pixels.
+// Size of the window's canvas in pixels when it opens on a screen with
+// room for it (Run fits it to smaller screens; a resized window reflows).
 const (
 	Width  = 1600
 	Height = 920
@@ -125,6 +126,8 @@ type Window struct {
 	rateAt sched.Time
 	mouseX int
 	mouseY int
+	// The canvas's size (Layout: the window's; the panels reflow).
+	width, height int
 
 	// SelCmd is the start of the selected SCSI command (0: none), the
 	// one the command list opens and the transfer panel lays open;
@@ -143,13 +146,37 @@ type Window struct {
 	// The go-to-time prompt (G): typed text, Enter goes, Esc leaves.
 	gotoActive bool
 	gotoText   string
+	// xferScroll is the transfer panel's first line shown.
+	xferScroll int
 }
 
 // New returns a paused window on d.
 func New(d *debugger.Debugger, opt Options) *Window {
-	return &Window{d: d, opt: opt, TL: debugger.NewTimeline(d.Machine().Now(), 200*sched.Microsecond),
+	w := &Window{d: d, opt: opt, TL: debugger.NewTimeline(d.Machine().Now(), 200*sched.Microsecond),
 		Term: NewTerminal(80, 24), MemAddr: 0x8000, dirty: true}
+	w.Resize(Width, Height)
+	return w
 }
+
+// Resize lays the panels out for a canvas of width x height pixels (at
+// least MinWidth x MinHeight): panels grow or shrink and their text
+// reflows; nothing is scaled.
+func (w *Window) Resize(width, height int) {
+	width, height = max(width, MinWidth), max(height, MinHeight)
+	if width == w.width && height == w.height {
+		return
+	}
+	w.width, w.height = width, height
+	setLayout(width, height)
+	if w.img != nil {
+		w.img.Deallocate()
+		w.img = nil
+	}
+	w.dirty = true
+}
+
+// Size is the canvas's size.
+func (w *Window) Size() (width, height int) { return w.width, w.height }
 
 // Console takes the machine's terminal output (the board's ConsoleOut).
 func (w *Window) Console(b byte) { w.Term.Write([]byte{b}) }
@@ -163,9 +190,14 @@ func (w *Window) SetSpeed(s Speed) { w.speed = s }
 // Frames counts Update calls.
 func (w *Window) Frames() uint64 { return w.frames }
 
-// Run opens the window and runs until it is closed.
+// Run opens the window and runs until it is closed. It opens at Width x
+// Height, or at nine tenths of a smaller screen.
 func Run(w *Window) error {
-	ebiten.SetWindowSize(Width, Height)
+	width, height := Width, Height
+	if sw, sh := ebiten.Monitor().Size(); sw > 0 && sh > 0 {
+		width, height = min(width, sw*9/10), min(height, sh*9/10)
+	}
+	ebiten.SetWindowSize(width, height)
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
 	title := w.opt.Title
 	if title == "" {
@@ -183,8 +215,15 @@ func Run(w *Window) error {
 	return err
 }
 
-// Layout fixes the canvas size; ebiten scales it to the window.
-func (w *Window) Layout(int, int) (int, int) { return Width, Height }
+// Layout makes the canvas the window's size (in device-independent
+// pixels): a resized window reflows its panels. Below MinWidth x
+// MinHeight the canvas stays at that and ebiten scales it down.
+func (w *Window) Layout(outsideWidth, outsideHeight int) (int, int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.Resize(outsideWidth, outsideHeight)
+	return w.width, w.height
+}
 
 // Update handles input and runs the machine for one frame.
 func (w *Window) Update() error {
@@ -380,7 +419,7 @@ func (w *Window) Draw(screen *ebiten.Image) {
 // display list is built with the lock held, then painted without it.
 func (w *Window) Render() *ebiten.Image {
 	if w.img == nil {
-		w.img = ebiten.NewImage(Width, Height)
+		w.img = ebiten.NewImage(w.width, w.height)
 	}
 	w.mu.Lock()
 	w.build()
@@ -405,4 +444,5 @@ func (w *Window) build() {
 	w.drawConsole(c)
 	w.drawTimeline(c)
 	w.drawCommands(c)
+	w.drawTransfer(c)
 }
