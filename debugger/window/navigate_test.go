@@ -5,6 +5,7 @@ package window
 import (
 	"image"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -108,7 +109,7 @@ func TestWindowCommandList(t *testing.T) {
 		assert.Equal(t, w.d.Machine().Now(), w.TL.To(), "following the present")
 		w.SetSpeed(Paused)
 	})
-	screenshotPanels(t, got, filepath.Join("testdata", "commands.png"), "timeline", "commands")
+	screenshotPanels(t, got, filepath.Join("testdata", "commands.png"), "timeline", "commands", "transfer", "memory")
 }
 
 // [ and ] walk the commands, G goes to a time.
@@ -138,5 +139,57 @@ func TestWindowCommandKeysAndGoTo(t *testing.T) {
 		w.GotoKey(ebiten.KeyEnter)
 		assert.Contains(t, w.Status, "go to:")
 		w.Render()
+	})
+}
+
+// The transfer panel of the boot's READ(6): the CDB in hex beside its
+// decoding, each phase's bytes and REQ/ACK statistics, and the memory
+// panel at the sector's destination.
+func TestWindowTransferPanel(t *testing.T) {
+	w, b := newWindow(t)
+	onGame(func() {
+		read := bootRead(t, w)
+		w.Render()
+		row, ok := w.CommandRow(read.Start)
+		require.True(t, ok)
+		w.Click(centre(row), false, false)
+		assert.Equal(t, uint16(0x9000), w.MemAddr, "the memory panel follows the DATA IN")
+		var text []string
+		for _, l := range w.transferLines(200) {
+			text = append(text, l.s)
+		}
+		all := strings.Join(text, "\n")
+		assert.Contains(t, all, "CDB 08 00 00 00 01 00   READ(6) LUN 0 LBA 0 blocks 1")
+		assert.Contains(t, all, "DATA IN to 9000h")
+		assert.Contains(t, all, "COMMAND: 6 bytes")
+		assert.Contains(t, all, "DATA IN: 512 bytes")
+		assert.Regexp(t, `DATA IN: 512 bytes, [0-9.]+ ms\n  REQ-ACK min [0-9.]+ us mean [0-9.]+ us max [0-9.]+ us \(512\)\n  ACK-REQ min [0-9.]+ us mean [0-9.]+ us max [0-9.]+ us \(511\)\n  0000  6C 6C`, all)
+		assert.Contains(t, all, "  01F0  6C 6C 6C 6C 6C 6C 6C 6C 6C 6C 6C 6C 6C 6C 6C 6C\nSTATUS: 1 bytes", "the whole sector is dumped")
+		assert.Equal(t, b.Peek(0x9000), byte(0x6C))
+		// The wheel scrolls the dump; the panel keeps its last page.
+		before := w.xferScroll
+		w.Wheel(centre(transferArea), -1)
+		w.Render()
+		assert.Greater(t, w.xferScroll, before)
+		for i := 0; i < 100; i++ {
+			w.Wheel(centre(transferArea), -1)
+		}
+		w.Render()
+		rows := (transferArea.Dy() - 22) / lineH
+		assert.Equal(t, len(w.transferLines(chars(transferArea.Dx()-12)))-rows, w.xferScroll)
+	})
+}
+
+// ebiten's Layout makes the canvas the window's size, down to the
+// smallest one the panels are laid out for.
+func TestWindowLayoutFollowsTheWindow(t *testing.T) {
+	w, _ := newWindow(t)
+	onGame(func() {
+		gw, gh := w.Layout(1280, 800)
+		assert.Equal(t, [2]int{1280, 800}, [2]int{gw, gh})
+		assert.Equal(t, 1280-gap, Areas()["transfer"].Max.X)
+		assert.Equal(t, image.Pt(1280, 800), w.Render().Bounds().Size())
+		gw, gh = w.Layout(800, 600)
+		assert.Equal(t, [2]int{MinWidth, MinHeight}, [2]int{gw, gh})
 	})
 }
