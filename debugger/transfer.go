@@ -130,9 +130,10 @@ type destTrace struct {
 	arm    bool   // a DATA IN started: attach at the next instruction
 	done   bool   // found (or the phase ended): detach there
 	cmd    *Command
-	idx    int   // the byte of the phase last read from the bus
+	idx    int   // the recorder's byte count of the phase at the last read
+	n      int   // bytes read from the bus since the trace began (-1: none)
 	val    uint8 // its value
-	read   bool  // an IN read the bus's byte and no other IN since
+	read   bool  // an IN read the bus's byte
 	cands  []uint16
 	prev   []uint16 // where the previous byte was written
 }
@@ -143,7 +144,7 @@ func (d *Debugger) destPhase(s *Segment) {
 	t := &d.dest
 	if s.Phase == scsi.DataIn && d.Rec.dec.cmd != nil && d.Rec.dec.cmd.Memory < 0 {
 		if _, ok := d.m.(MemoryWatcher); ok {
-			*t = destTrace{remove: t.remove, arm: true, cmd: d.Rec.dec.cmd, idx: -1}
+			*t = destTrace{remove: t.remove, arm: true, cmd: d.Rec.dec.cmd, idx: -1, n: -1}
 			d.slow = true
 		}
 		return
@@ -164,14 +165,19 @@ func (d *Debugger) destIO(v uint8, out bool) {
 	if cur == nil || cur.Phase != scsi.DataIn || v != data {
 		return // a status poll between a byte's read and its store
 	}
+	// The recorder counts a byte at its ACK, which the CPU's read comes
+	// before (programmed I/O) or makes (a DACK read): successive bytes
+	// are successive counts either way, and the trace counts the reads.
 	switch idx := cur.Bytes; {
 	case idx == t.idx: // the same byte read again
 	case idx == t.idx+1:
 		t.prev, t.cands = append(t.prev[:0], t.cands...), t.cands[:0]
 		t.idx = idx
+		t.n++
 	default:
 		t.prev, t.cands = t.prev[:0], t.cands[:0]
 		t.idx = idx
+		t.n++
 	}
 	t.val, t.read = v, true
 }
@@ -184,7 +190,7 @@ func (d *Debugger) destWrite(_ uint64, addr uint16, v uint8, write bool) {
 	}
 	for _, p := range t.prev {
 		if p+1 == addr {
-			t.cmd.Memory = int32(addr) - int32(t.idx)
+			t.cmd.Memory = int32(addr) - int32(t.n)
 			t.done = true
 			return
 		}

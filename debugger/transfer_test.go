@@ -6,6 +6,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/lbplus/lbplus/bench"
+	"github.com/lbplus/lbplus/emu"
 	"github.com/lbplus/lbplus/sched"
 	"github.com/lbplus/lbplus/scsi"
 )
@@ -102,4 +104,45 @@ func runToBootRead(t *testing.T, r *rig) {
 		require.NoError(t, err)
 	}
 	t.Fatal("no READ ended in 30 s")
+}
+
+// In a backup run, with byte handshakes and with INIR bursts from the
+// DACK port, the first disk READ's destination is found: the memory there
+// holds the bytes the bus moved, as soon as its DATA IN has ended.
+func TestTransferDestinationInBackupRun(t *testing.T) {
+	rows := bench.Rows(2)
+	for _, row := range []bench.Row{rows[0], rows[len(rows)-1]} {
+		t.Run(row.Setup.Name, func(t *testing.T) {
+			checked := false
+			onStart := func(b *emu.Board) {
+				d := ForBoard(b, NewRecorder(1<<18))
+				d.BreakOnPhase(scsi.Status)
+				for i := 0; i < 200 && !checked; i++ {
+					st, err := d.Continue(sched.Second)
+					require.NoError(t, err)
+					c := d.Rec.CurrentCommand()
+					if st == nil || c == nil || c.DataIn < 512 || d.Kinds[c.Target] == Tape {
+						continue
+					}
+					tr := d.Transfer(c)
+					require.GreaterOrEqual(t, tr.Memory, int32(0), "found")
+					var din []byte
+					for _, p := range tr.Phases {
+						if p.Phase == scsi.DataIn {
+							din = p.Data
+						}
+					}
+					require.Len(t, din, c.DataIn)
+					for k, v := range din {
+						require.Equal(t, v, b.Peek(uint16(tr.Memory)+uint16(k)), "byte %d of the DATA IN at %04Xh", k, tr.Memory)
+					}
+					assert.Nil(t, d.dest.remove, "the trace detached")
+					checked = true
+				}
+			}
+			_, err := bench.Run(row.Setup, bench.Options{Dir: t.TempDir(), OnStart: onStart, Limit: 5 * sched.Second})
+			require.NoError(t, err)
+			assert.True(t, checked, "a disk READ ran")
+		})
+	}
 }
