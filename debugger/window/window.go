@@ -194,8 +194,10 @@ func (w *Window) Frames() uint64 { return w.frames }
 // Height, or at nine tenths of a smaller screen.
 func Run(w *Window) error {
 	width, height := Width, Height
-	if sw, sh := ebiten.Monitor().Size(); sw > 0 && sh > 0 {
-		width, height = min(width, sw*9/10), min(height, sh*9/10)
+	if mon := ebiten.Monitor(); mon != nil {
+		if sw, sh := mon.Size(); sw > 0 && sh > 0 {
+			width, height = min(width, sw*9/10), min(height, sh*9/10)
+		}
 	}
 	ebiten.SetWindowSize(width, height)
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
