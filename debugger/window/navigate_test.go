@@ -193,3 +193,17 @@ func TestWindowLayoutFollowsTheWindow(t *testing.T) {
 		assert.Equal(t, [2]int{MinWidth, MinHeight}, [2]int{gw, gh})
 	})
 }
+
+// The window opens whole on the screen: at its default size where that
+// fits, within nine tenths of a smaller screen (1280x800 clipped it).
+func TestOpenSize(t *testing.T) {
+	for _, tc := range []struct{ sw, sh, w, h int }{
+		{1920, 1080, Width, Height},
+		{1280, 800, 1152, 720},
+		{1366, 768, 1229, 691},
+		{0, 0, Width, Height},
+	} {
+		w, h := openSize(tc.sw, tc.sh)
+		assert.Equal(t, [2]int{tc.w, tc.h}, [2]int{w, h}, "screen %dx%d", tc.sw, tc.sh)
+	}
+}

@@ -193,13 +193,11 @@ func (w *Window) Frames() uint64 { return w.frames }
 // Run opens the window and runs until it is closed. It opens at Width x
 // Height, or at nine tenths of a smaller screen.
 func Run(w *Window) error {
-	width, height := Width, Height
+	var sw, sh int
 	if mon := ebiten.Monitor(); mon != nil {
-		if sw, sh := mon.Size(); sw > 0 && sh > 0 {
-			width, height = min(width, sw*9/10), min(height, sh*9/10)
-		}
+		sw, sh = mon.Size()
 	}
-	ebiten.SetWindowSize(width, height)
+	ebiten.SetWindowSize(openSize(sw, sh))
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
 	title := w.opt.Title
 	if title == "" {
@@ -215,6 +213,16 @@ func Run(w *Window) error {
 		return nil
 	}
 	return err
+}
+
+// openSize is the window's size on a screen of sw x sh (0: unknown):
+// Width x Height, or nine tenths of a smaller screen.
+func openSize(sw, sh int) (width, height int) {
+	width, height = Width, Height
+	if sw > 0 && sh > 0 {
+		width, height = min(width, sw*9/10), min(height, sh*9/10)
+	}
+	return width, height
 }
 
 // Layout makes the canvas the window's size (in device-independent
