@@ -25,7 +25,13 @@ func (w *Window) transferLines(n int) []textLine {
 	if !ok || w.SelCmd == 0 {
 		return []textLine{{"Select a command in the list (click, or [ and ]).", colDim}}
 	}
-	tr := w.d.Transfer(&c)
+	// A command that has ended is laid open once: its edges do not
+	// change while the ring keeps them.
+	if w.xfer.Start != c.Start || w.xfer.End == 0 || w.xfer.End != c.End || w.xfer.Memory != c.Memory ||
+		(!w.xfer.Partial && w.d.Rec.Oldest() > c.Start) {
+		w.xfer = w.d.Transfer(&c)
+	}
+	tr := w.xfer
 	var out []textLine
 	add := func(s string, col color.Color) {
 		for _, l := range wrap(s, n) {

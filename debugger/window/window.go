@@ -146,8 +146,10 @@ type Window struct {
 	// The go-to-time prompt (G): typed text, Enter goes, Esc leaves.
 	gotoActive bool
 	gotoText   string
-	// xferScroll is the transfer panel's first line shown.
+	// xferScroll is the transfer panel's first line shown; xfer the
+	// selected command laid open, kept while it cannot change.
 	xferScroll int
+	xfer       debugger.CommandTransfer
 }
 
 // New returns a paused window on d.
