@@ -173,3 +173,22 @@ func TestLampContrast(t *testing.T) {
 	assert.GreaterOrEqual(t, ratio(colBG, colOn), 4.5, "on lamp")
 	assert.Less(t, ratio(colBG, colOff), 4.5, "the old dark label on an off lamp was not readable")
 }
+
+// At every zoom of the timeline, over the boot's READ, the window's text
+// still neither overlaps nor leaves its panel (the CMD row smeared at wide
+// zoom and its labels ran past the right edge).
+func TestLayoutAtEveryZoom(t *testing.T) {
+	w := busyWindow(t)
+	read := w.d.Rec.Commands(0, sched.MaxTime)[0]
+	for span := 10 * sched.Nanosecond; span <= 10*sched.Second; span *= 4 {
+		for _, at := range []sched.Time{read.Start, read.Start + (read.End-read.Start)/2, read.End} {
+			onGame(func() {
+				w.Resize(1280, 800)
+				w.TL.Span = span
+				w.TL.Center(at)
+				w.Render()
+			})
+			checkLayout(t, w)
+		}
+	}
+}
