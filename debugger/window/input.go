@@ -84,8 +84,7 @@ func (w *Window) Key(k ebiten.Key, shift bool) {
 			return
 		}
 		w.Status = "loaded " + path + ": " + debugger.FormatTime(d.Machine().Now())
-		w.TL.Follow = true
-		w.TL.Update(d.Machine().Now())
+		w.follow()
 	case ebiten.KeyF6:
 		w.step(d.StepPhase)
 	case ebiten.KeyF7:
@@ -113,9 +112,7 @@ func (w *Window) Key(k ebiten.Key, shift bool) {
 		w.viewMoved = true
 		w.TL.Pan(0.25)
 	case ebiten.KeyHome:
-		w.viewMoved = false
-		w.TL.Follow = true
-		w.TL.Update(d.Machine().Now())
+		w.follow()
 	case ebiten.KeyBracketRight:
 		w.stepCommand(1)
 	case ebiten.KeyBracketLeft:

@@ -74,6 +74,7 @@ func TestWindowCommandList(t *testing.T) {
 		read := bootRead(t, w)
 		w.Render()
 		assert.True(t, w.TL.Follow, "a window nobody moved follows the present")
+		assert.Equal(t, "following", w.following())
 		row, ok := w.CommandRow(read.Start)
 		require.True(t, ok, "the READ is listed")
 		w.Click(centre(row), false, false)
@@ -81,7 +82,8 @@ func TestWindowCommandList(t *testing.T) {
 		mid := read.Start + (read.End-read.Start)/2
 		assert.InDelta(t, float64(mid), float64(w.TL.From+w.TL.Span/2), float64(w.TL.Span)/1000, "the command is centred")
 		assert.Less(t, read.End-read.Start, w.TL.Span, "and fits")
-		assert.Equal(t, "frozen", w.TL.Following())
+		assert.Equal(t, "frozen", w.following())
+		assert.False(t, w.TL.Follow)
 		got = grab(w.Render())
 
 		// Its phases are listed under it; a click on DATA IN shows it.
@@ -103,9 +105,11 @@ func TestWindowCommandList(t *testing.T) {
 		w.SetSpeed(Realtime)
 		w.Tick()
 		assert.Equal(t, from, w.TL.From, "frozen while running")
+		assert.Equal(t, "frozen", w.following())
 		w.Key(ebiten.KeyHome, false)
 		w.Tick()
 		assert.True(t, w.TL.Follow)
+		assert.Equal(t, "following", w.following())
 		assert.Equal(t, w.d.Machine().Now(), w.TL.To(), "following the present")
 		w.SetSpeed(Paused)
 	})

@@ -33,16 +33,16 @@ func (w *Window) drawTimeline(c *canvas) {
 	panel(c, r, title)
 	// Following the present (green) or frozen where the user put it.
 	stateCol := colOn
-	if !tl.Follow {
+	if w.viewMoved {
 		stateCol = colCurA
 	}
 	room := chars(r.Dx()-12) - len(title) - 2
 	sx := r.Min.X + 6 + int(charW*float64(len(title)+2))
-	if room >= len(tl.Following()) {
-		print(c, sx, r.Min.Y+2, tl.Following(), stateCol)
+	if room >= len(w.following()) {
+		print(c, sx, r.Min.Y+2, w.following(), stateCol)
 	}
-	if room -= len(tl.Following()) + 3; w.gotoActive && room > 0 {
-		print(c, sx+int(charW*float64(len(tl.Following())+3)), r.Min.Y+2, cut("go to time: "+w.gotoText+"_", room), colText)
+	if room -= len(w.following()) + 3; w.gotoActive && room > 0 {
+		print(c, sx+int(charW*float64(len(w.following())+3)), r.Min.Y+2, cut("go to time: "+w.gotoText+"_", room), colText)
 	}
 	x0, tw := timelineView()
 	rowH := timelineRowH()

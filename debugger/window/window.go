@@ -387,8 +387,24 @@ func (w *Window) step(f func() (*debugger.Stop, error)) {
 		return
 	}
 	w.stopped(st)
+	w.follow()
+}
+
+// follow puts the timeline back to following the present (Home, a step,
+// a state loaded): the user's view is given up.
+func (w *Window) follow() {
+	w.viewMoved = false
 	w.TL.Follow = true
 	w.TL.Update(w.d.Machine().Now())
+}
+
+// following is the timeline's state as its title shows it: "following"
+// the present while the machine runs, or "frozen" where the user put it.
+func (w *Window) following() string {
+	if w.viewMoved {
+		return "frozen"
+	}
+	return "following"
 }
 
 // TStep moves the T-state cursor one T-state (Ctrl+F11): the panels show
