@@ -41,7 +41,7 @@ func (w *Window) transferLines(n int) []textLine {
 	add(fmt.Sprintf("CDB % X   %s", tr.Bytes(), tr.Decoded), colTitle)
 	where := ""
 	if tr.Memory >= 0 {
-		where = fmt.Sprintf(", DATA IN to %04Xh (the memory panel)", tr.Memory)
+		where = fmt.Sprintf(", DATA IN to %04Xh", tr.Memory)
 	}
 	dur := "running"
 	if tr.End != 0 {
