@@ -21,26 +21,18 @@
 package window
 
 import (
-	"bytes"
 	"fmt"
-	"image"
-	"image/color"
-	"os"
-	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/inpututil"
-	"github.com/hajimehoshi/ebiten/v2/text/v2"
-	"golang.org/x/image/font/gofont/gomono"
 
 	"github.com/lbplus/lbplus/debugger"
 	"github.com/lbplus/lbplus/sched"
-	"github.com/lbplus/lbplus/scsi"
 )
 
-// Size of the window's canvas in pixels.
+// Size of the window's canvas in pixels when it opens on a screen with
+// room for it (Run fits it to smaller screens; a resized window reflows).
 const (
 	Width  = 1600
 	Height = 920
@@ -134,13 +126,59 @@ type Window struct {
 	rateAt sched.Time
 	mouseX int
 	mouseY int
+	// The canvas's size (Layout: the window's; the panels reflow).
+	width, height int
+
+	// SelCmd is the start of the selected SCSI command (0: none), the
+	// one the command list opens and the transfer panel lays open;
+	// selSeg the start of the selected phase of it (0: the whole).
+	SelCmd sched.Time
+	selSeg sched.Time
+	// listScroll is how many of the list's newest lines are scrolled out
+	// below; listShown the lines last drawn (for clicks).
+	listScroll int
+	listShown  []listEntry
+	// viewMoved: the user put the timeline somewhere (pan, zoom with the
+	// wheel, a click in the list, go to): it stays frozen there while
+	// the machine runs until Home. Without it a running machine's
+	// timeline follows the present.
+	viewMoved bool
+	// The go-to-time prompt (G): typed text, Enter goes, Esc leaves.
+	gotoActive bool
+	gotoText   string
+	// xferScroll is the transfer panel's first line shown; xfer the
+	// selected command laid open, kept while it cannot change.
+	xferScroll int
+	xfer       debugger.CommandTransfer
 }
 
 // New returns a paused window on d.
 func New(d *debugger.Debugger, opt Options) *Window {
-	return &Window{d: d, opt: opt, TL: debugger.NewTimeline(d.Machine().Now(), 200*sched.Microsecond),
+	w := &Window{d: d, opt: opt, TL: debugger.NewTimeline(d.Machine().Now(), 200*sched.Microsecond),
 		Term: NewTerminal(80, 24), MemAddr: 0x8000, dirty: true}
+	w.Resize(Width, Height)
+	return w
 }
+
+// Resize lays the panels out for a canvas of width x height pixels (at
+// least MinWidth x MinHeight): panels grow or shrink and their text
+// reflows; nothing is scaled.
+func (w *Window) Resize(width, height int) {
+	width, height = max(width, MinWidth), max(height, MinHeight)
+	if width == w.width && height == w.height {
+		return
+	}
+	w.width, w.height = width, height
+	setLayout(width, height)
+	if w.img != nil {
+		w.img.Deallocate()
+		w.img = nil
+	}
+	w.dirty = true
+}
+
+// Size is the canvas's size.
+func (w *Window) Size() (width, height int) { return w.width, w.height }
 
 // Console takes the machine's terminal output (the board's ConsoleOut).
 func (w *Window) Console(b byte) { w.Term.Write([]byte{b}) }
@@ -154,9 +192,14 @@ func (w *Window) SetSpeed(s Speed) { w.speed = s }
 // Frames counts Update calls.
 func (w *Window) Frames() uint64 { return w.frames }
 
-// Run opens the window and runs until it is closed.
+// Run opens the window and runs until it is closed. It opens at Width x
+// Height, or at nine tenths of a smaller screen.
 func Run(w *Window) error {
-	ebiten.SetWindowSize(Width, Height)
+	var sw, sh int
+	if mon := ebiten.Monitor(); mon != nil {
+		sw, sh = mon.Size()
+	}
+	ebiten.SetWindowSize(openSize(sw, sh))
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
 	title := w.opt.Title
 	if title == "" {
@@ -174,8 +217,25 @@ func Run(w *Window) error {
 	return err
 }
 
-// Layout fixes the canvas size; ebiten scales it to the window.
-func (w *Window) Layout(int, int) (int, int) { return Width, Height }
+// openSize is the window's size on a screen of sw x sh (0: unknown):
+// Width x Height, or nine tenths of a smaller screen.
+func openSize(sw, sh int) (width, height int) {
+	width, height = Width, Height
+	if sw > 0 && sh > 0 {
+		width, height = min(width, sw*9/10), min(height, sh*9/10)
+	}
+	return width, height
+}
+
+// Layout makes the canvas the window's size (in device-independent
+// pixels): a resized window reflows its panels. Below MinWidth x
+// MinHeight the canvas stays at that and ebiten scales it down.
+func (w *Window) Layout(outsideWidth, outsideHeight int) (int, int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.Resize(outsideWidth, outsideHeight)
+	return w.width, w.height
+}
 
 // Update handles input and runs the machine for one frame.
 func (w *Window) Update() error {
@@ -229,27 +289,6 @@ func (w *Window) speedText() string {
 	return s
 }
 
-// inputSeen reports whether the user did anything this frame: a key, a
-// character, a mouse button, the wheel or the pointer moving.
-func (w *Window) inputSeen() bool {
-	x, y := ebiten.CursorPosition()
-	moved := x != w.mouseX || y != w.mouseY
-	w.mouseX, w.mouseY = x, y
-	if moved || len(inpututil.AppendJustPressedKeys(nil)) > 0 || len(inpututil.AppendJustReleasedKeys(nil)) > 0 ||
-		len(ebiten.AppendInputChars(nil)) > 0 {
-		return true
-	}
-	if dx, dy := ebiten.Wheel(); dx != 0 || dy != 0 {
-		return true
-	}
-	for b := ebiten.MouseButton0; b <= ebiten.MouseButtonMax; b++ {
-		if inpututil.IsMouseButtonJustPressed(b) || inpututil.IsMouseButtonJustReleased(b) {
-			return true
-		}
-	}
-	return false
-}
-
 // Tick runs the machine for one frame at the current speed; at maximum
 // speed with the runner it makes sure the runner runs. Update calls it
 // with the lock held (tests without the runner call it directly).
@@ -267,6 +306,9 @@ func (w *Window) Tick() {
 			w.runDone = make(chan struct{})
 			go w.runner(w.runDone)
 		}
+	}
+	if w.speed != Paused && !w.viewMoved {
+		w.TL.Follow = true
 	}
 	w.TL.Update(w.d.Machine().Now())
 }
@@ -345,8 +387,24 @@ func (w *Window) step(f func() (*debugger.Stop, error)) {
 		return
 	}
 	w.stopped(st)
+	w.follow()
+}
+
+// follow puts the timeline back to following the present (Home, a step,
+// a state loaded): the user's view is given up.
+func (w *Window) follow() {
+	w.viewMoved = false
 	w.TL.Follow = true
 	w.TL.Update(w.d.Machine().Now())
+}
+
+// following is the timeline's state as its title shows it: "following"
+// the present while the machine runs, or "frozen" where the user put it.
+func (w *Window) following() string {
+	if w.viewMoved {
+		return "frozen"
+	}
+	return "following"
 }
 
 // TStep moves the T-state cursor one T-state (Ctrl+F11): the panels show
@@ -370,223 +428,6 @@ func (w *Window) TStep() {
 	}
 }
 
-// Key acts on one key press, as the keyboard does (tests call it).
-func (w *Window) Key(k ebiten.Key, shift bool) {
-	d := w.d
-	switch k {
-	case ebiten.KeyF5:
-		if w.speed == Paused {
-			w.speed = Realtime
-			w.Status = "running"
-		} else {
-			w.speed = Paused
-			w.Status = "paused at " + debugger.FormatTime(d.Machine().Now())
-		}
-	case ebiten.KeyF2:
-		if w.speed == Max {
-			w.speed = Realtime
-		} else {
-			w.speed = Max
-		}
-	case ebiten.KeyF10:
-		w.step(d.StepOver)
-	case ebiten.KeyF11:
-		if shift {
-			w.step(d.StepOut)
-		} else {
-			w.step(d.StepInstruction)
-		}
-	case ebiten.KeyF9:
-		if w.Selected < len(w.disLines) {
-			d.ToggleExec(w.disLines[w.Selected].Addr)
-		}
-	case ebiten.KeyF3, ebiten.KeyF4:
-		path := w.opt.StateFile
-		if path == "" {
-			path = "lbplus-debug.state"
-		}
-		w.speed = Paused
-		if k == ebiten.KeyF3 {
-			if err := debugger.SaveStateFile(d, path); err != nil {
-				w.Status = "error: " + err.Error()
-				return
-			}
-			w.Status = "saved the machine to " + path + " at " + debugger.FormatTime(d.Machine().Now())
-			return
-		}
-		if err := loadState(d, path); err != nil {
-			w.Status = "error: " + err.Error()
-			return
-		}
-		w.Status = "loaded " + path + ": " + debugger.FormatTime(d.Machine().Now())
-		w.TL.Follow = true
-		w.TL.Update(d.Machine().Now())
-	case ebiten.KeyF6:
-		w.step(d.StepPhase)
-	case ebiten.KeyF7:
-		if shift {
-			w.step(d.StepFloppyCommand)
-		} else {
-			w.step(d.StepCommand)
-		}
-	case ebiten.KeyF8:
-		if shift {
-			w.step(d.StepIndex)
-		} else {
-			w.step(d.StepByte)
-		}
-	case ebiten.KeyTab:
-		w.ConsoleFocus = !w.ConsoleFocus
-	case ebiten.KeyEqual, ebiten.KeyKPAdd:
-		w.TL.Zoom(0.5, w.TL.From+w.TL.Span/2)
-	case ebiten.KeyMinus, ebiten.KeyKPSubtract:
-		w.TL.Zoom(2, w.TL.From+w.TL.Span/2)
-	case ebiten.KeyArrowLeft:
-		w.TL.Pan(-0.25)
-	case ebiten.KeyArrowRight:
-		w.TL.Pan(0.25)
-	case ebiten.KeyHome:
-		w.TL.Follow = true
-		w.TL.Update(d.Machine().Now())
-	case ebiten.KeyPageUp:
-		w.MemAddr -= 0x80
-	case ebiten.KeyPageDown:
-		w.MemAddr += 0x80
-	}
-}
-
-var keys = []ebiten.Key{ebiten.KeyF2, ebiten.KeyF3, ebiten.KeyF4, ebiten.KeyF5, ebiten.KeyF6, ebiten.KeyF7, ebiten.KeyF8, ebiten.KeyF9,
-	ebiten.KeyF10, ebiten.KeyF11, ebiten.KeyTab, ebiten.KeyEqual, ebiten.KeyKPAdd, ebiten.KeyMinus,
-	ebiten.KeyKPSubtract, ebiten.KeyArrowLeft, ebiten.KeyArrowRight, ebiten.KeyHome, ebiten.KeyPageUp, ebiten.KeyPageDown}
-
-func (w *Window) input() {
-	shift := ebiten.IsKeyPressed(ebiten.KeyShift)
-	if ebiten.IsKeyPressed(ebiten.KeyControl) && inpututil.IsKeyJustPressed(ebiten.KeyF11) {
-		w.TStep()
-		return
-	}
-	if w.MemEdit {
-		for _, r := range ebiten.AppendInputChars(nil) {
-			w.MemKey(r)
-		}
-		for _, k := range []struct {
-			k ebiten.Key
-			d int
-		}{{ebiten.KeyArrowLeft, -1}, {ebiten.KeyArrowRight, 1}, {ebiten.KeyArrowUp, -16}, {ebiten.KeyArrowDown, 16}} {
-			if inpututil.IsKeyJustPressed(k.k) {
-				w.EditMemory(w.MemCursor + uint16(k.d))
-			}
-		}
-		if inpututil.IsKeyJustPressed(ebiten.KeyEscape) || inpututil.IsKeyJustPressed(ebiten.KeyEnter) {
-			w.MemEdit = false
-		}
-		for _, k := range []ebiten.Key{ebiten.KeyF2, ebiten.KeyF3, ebiten.KeyF4, ebiten.KeyF5, ebiten.KeyF6, ebiten.KeyF7,
-			ebiten.KeyF8, ebiten.KeyF9, ebiten.KeyF10, ebiten.KeyF11} {
-			if inpututil.IsKeyJustPressed(k) {
-				w.Key(k, shift)
-			}
-		}
-	} else if w.ConsoleFocus {
-		var typed []byte
-		for _, r := range ebiten.AppendInputChars(nil) {
-			if r < 0x80 {
-				typed = append(typed, byte(r))
-			}
-		}
-		for _, k := range []struct {
-			k ebiten.Key
-			b byte
-		}{{ebiten.KeyEnter, '\r'}, {ebiten.KeyBackspace, 8}, {ebiten.KeyEscape, 27}} {
-			if inpututil.IsKeyJustPressed(k.k) {
-				typed = append(typed, k.b)
-			}
-		}
-		w.Type(typed)
-		for _, k := range []ebiten.Key{ebiten.KeyTab, ebiten.KeyF2, ebiten.KeyF5, ebiten.KeyF6, ebiten.KeyF7,
-			ebiten.KeyF8, ebiten.KeyF9, ebiten.KeyF10, ebiten.KeyF11} {
-			if inpututil.IsKeyJustPressed(k) {
-				w.Key(k, shift)
-			}
-		}
-	} else {
-		for _, k := range keys {
-			if inpututil.IsKeyJustPressed(k) {
-				w.Key(k, shift)
-			}
-		}
-	}
-	x, y := ebiten.CursorPosition()
-	p := image.Pt(x, y)
-	if p.In(timelineArea) {
-		tx := x - timelineArea.Min.X - labelW
-		tw := timelineArea.Dx() - labelW
-		if tx >= 0 {
-			t := w.TL.TimeAt(tx, tw)
-			if _, dy := ebiten.Wheel(); dy != 0 {
-				f := 0.8
-				if dy < 0 {
-					f = 1.25
-				}
-				w.TL.Follow = false
-				w.TL.Zoom(f, t)
-			}
-			for _, b := range []ebiten.MouseButton{ebiten.MouseButtonLeft, ebiten.MouseButtonRight} {
-				if inpututil.IsMouseButtonJustPressed(b) {
-					w.SetCursor(b == ebiten.MouseButtonRight, t, shift)
-				}
-			}
-		}
-	}
-	if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) {
-		w.MemEdit = false
-		if p.In(memArea) {
-			row := (y - memArea.Min.Y - 18) / lineH
-			col := int(float64(x-memArea.Min.X-6) / charW)
-			for j := 0; j < 16; j++ {
-				if row >= 0 && row < memRows && col >= memCol(j) && col < memCol(j)+2 {
-					w.EditMemory(w.MemAddr + uint16(16*row+j))
-				}
-			}
-		}
-	}
-	if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) && p.In(disArea) {
-		w.Selected = (y - disArea.Min.Y - 18) / lineH
-		w.selectedSet = true
-	}
-}
-
-func loadState(d *debugger.Debugger, path string) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	return d.LoadState(f, path)
-}
-
-// Type sends typed characters to the machine's terminal input (the
-// console panel has the keyboard).
-func (w *Window) Type(p []byte) {
-	if len(p) > 0 && w.opt.ConsoleIn != nil {
-		w.opt.ConsoleIn(p)
-	}
-}
-
-// SetCursor sets cursor A (or B) at t, or with snap at the next ACK rising
-// edge after t.
-func (w *Window) SetCursor(b bool, t sched.Time, snap bool) {
-	if snap {
-		if e, ok := debugger.SnapRising(w.d.Rec, debugger.Signal(scsi.ACK), t); ok {
-			t = e
-		}
-	}
-	if b {
-		w.TL.B = t
-	} else {
-		w.TL.A = t
-	}
-}
-
 // Draw renders the window.
 // Unless something changed since the last frame drawn (Update's dirty),
 // it draws nothing: the screen keeps that frame, and a paused window
@@ -606,7 +447,7 @@ func (w *Window) Draw(screen *ebiten.Image) {
 // display list is built with the lock held, then painted without it.
 func (w *Window) Render() *ebiten.Image {
 	if w.img == nil {
-		w.img = ebiten.NewImage(Width, Height)
+		w.img = ebiten.NewImage(w.width, w.height)
 	}
 	w.mu.Lock()
 	w.build()
@@ -630,518 +471,6 @@ func (w *Window) build() {
 	w.drawPanels(c)
 	w.drawConsole(c)
 	w.drawTimeline(c)
-}
-
-// The panels' places on the canvas.
-var (
-	topArea      = image.Rect(0, 0, Width, 24)
-	regsArea     = image.Rect(4, 28, 520, 92)
-	disArea      = image.Rect(4, 96, 520, 440)
-	stackArea    = image.Rect(4, 444, 520, 580)
-	chipArea     = image.Rect(524, 28, 1000, 190)
-	busArea      = image.Rect(524, 194, 1000, 250)
-	memArea      = image.Rect(524, 254, 1000, 384)
-	panelsArea   = image.Rect(524, 388, 1000, 580)
-	consoleArea  = image.Rect(1004, 28, Width-4, 440)
-	statusArea   = image.Rect(1004, 444, Width-4, 580)
-	timelineArea = image.Rect(4, 584, Width-4, Height-4)
-)
-
-// Areas names every panel's rectangle (the screenshot tests crop them).
-func Areas() map[string]image.Rectangle {
-	return map[string]image.Rectangle{
-		"top": topArea, "regs": regsArea, "disasm": disArea, "stack": stackArea, "ncr5380": chipArea,
-		"bus": busArea, "memory": memArea, "devices": panelsArea, "console": consoleArea,
-		"breakpoints": statusArea, "timeline": timelineArea,
-	}
-}
-
-// Colours.
-var (
-	colBG     = color.RGBA{0x16, 0x18, 0x1d, 0xff}
-	colPanel  = color.RGBA{0x20, 0x23, 0x2b, 0xff}
-	colBorder = color.RGBA{0x3a, 0x3f, 0x4b, 0xff}
-	colText   = color.RGBA{0xd8, 0xdc, 0xe4, 0xff}
-	colDim    = color.RGBA{0x80, 0x88, 0x96, 0xff}
-	colTitle  = color.RGBA{0x8c, 0xb4, 0xff, 0xff}
-	colOn     = color.RGBA{0x5c, 0xe0, 0x7a, 0xff}
-	colOff    = color.RGBA{0x3a, 0x40, 0x4a, 0xff}
-	colPC     = color.RGBA{0x33, 0x4a, 0x2a, 0xff}
-	colBreak  = color.RGBA{0xe0, 0x4c, 0x4c, 0xff}
-	colSel    = color.RGBA{0x2c, 0x34, 0x48, 0xff}
-	colCurA   = color.RGBA{0xff, 0xd0, 0x40, 0xff}
-	colCurB   = color.RGBA{0x40, 0xd8, 0xff, 0xff}
-	colWave   = color.RGBA{0x6c, 0xe8, 0x8c, 0xff}
-	colData   = color.RGBA{0xe8, 0xc8, 0x6c, 0xff}
-	colHigh   = color.RGBA{0x24, 0x4a, 0x30, 0xff}
-)
-
-var phaseColors = map[scsi.Phase]color.RGBA{
-	scsi.DataOut: {0x8a, 0x5a, 0x20, 0xff}, scsi.DataIn: {0x2a, 0x6a, 0x9a, 0xff},
-	scsi.Command: {0x8a, 0x3a, 0x8a, 0xff}, scsi.Status: {0x2a, 0x8a, 0x5a, 0xff},
-	scsi.MsgOut: {0x7a, 0x7a, 0x2a, 0xff}, scsi.MsgIn: {0x3a, 0x7a, 0x7a, 0xff},
-	scsi.BusFree: {0x30, 0x34, 0x3c, 0xff}, scsi.Selection: {0x9a, 0x4a, 0x3a, 0xff},
-}
-
-// Text.
-const (
-	fontSize = 12
-	lineH    = 15
-	labelW   = 56
-)
-
-var face = func() *text.GoTextFace {
-	src, err := text.NewGoTextFaceSource(bytes.NewReader(gomono.TTF))
-	if err != nil {
-		panic("window: Go Mono font: " + err.Error()) // embedded data; cannot fail
-	}
-	return &text.GoTextFace{Source: src, Size: fontSize}
-}()
-
-var charW = text.Advance("M", face)
-
-func print(dst *canvas, x, y int, s string, c color.Color) { dst.text(x, y, s, c) }
-
-func rect(dst *canvas, r image.Rectangle, c color.Color) {
-	dst.fillRect(float32(r.Min.X), float32(r.Min.Y), float32(r.Dx()), float32(r.Dy()), c, false)
-}
-
-func panel(dst *canvas, r image.Rectangle, title string) {
-	rect(dst, r, colPanel)
-	dst.strokeRect(float32(r.Min.X)+0.5, float32(r.Min.Y)+0.5, float32(r.Dx())-1, float32(r.Dy())-1, 1, colBorder, false)
-	print(dst, r.Min.X+6, r.Min.Y+2, title, colTitle)
-}
-
-func (w *Window) drawTop(c *canvas) {
-	rect(c, topArea, colPanel)
-	m := w.d.Machine()
-	focus := ""
-	if w.ConsoleFocus {
-		focus = "  [keyboard -> console, Tab to leave]"
-	}
-	s := fmt.Sprintf("%-9s  %s  T=%d%s", w.speedText(), debugger.FormatTime(m.Now()), m.Now()/sched.TState, focus)
-	print(c, 8, 4, s, colText)
-	print(c, 520, 4, "F5 run/pause  F10 over  F11 into  S-F11 out  C-F11 T-state  F9 break  F6 phase  F7 cmd  F8 byte  S-F7 fdc cmd  S-F8 index  F2 speed  F3/F4 save/load  Tab console", colDim)
-}
-
-func (w *Window) drawRegs(c *canvas) {
-	r := w.d.Machine().Regs()
-	if cur := w.d.Cursor(); cur != nil {
-		panel(c, regsArea, "CPU (as at the start of the instruction under the T-state cursor)")
-		r = cur.Regs
-	} else {
-		panel(c, regsArea, "CPU")
-	}
-	lines := strings.Split(debugger.RegsText(r), "\n")
-	lines[0], _, _ = strings.Cut(lines[0], "  F=") // the flags are lamps below
-	for i, l := range lines {
-		print(c, regsArea.Min.X+6, regsArea.Min.Y+18+i*lineH, l, colText)
-	}
-	// Flags as lamps.
-	x := regsArea.Min.X + 6
-	y := regsArea.Min.Y + 18 + 2*lineH + 2
-	for i, n := range "SZYHXPNC" {
-		on := uint8(r.AF)&(0x80>>i) != 0
-		col := colOff
-		if on {
-			col = colOn
-		}
-		rect(c, image.Rect(x+i*22, y, x+i*22+18, y+12), col)
-		print(c, x+i*22+5, y-2, string(n), colBG)
-	}
-}
-
-func (w *Window) drawDis(c *canvas) {
-	panel(c, disArea, "Disassembly")
-	n := (disArea.Dy() - 22) / lineH
-	pc := w.d.PC()
-	cur := w.d.Cursor()
-	if cur != nil {
-		pc = cur.PC
-	}
-	w.disLines = w.d.DisassembleAround(pc, n)
-	for i := range w.disLines {
-		w.disLines[i].PC = w.disLines[i].Addr == pc
-	}
-	if !w.selectedSet {
-		for i, l := range w.disLines {
-			if l.PC {
-				w.Selected = i
-			}
-		}
-	}
-	for i, l := range w.disLines {
-		y := disArea.Min.Y + 18 + i*lineH
-		row := image.Rect(disArea.Min.X+2, y, disArea.Max.X-2, y+lineH)
-		switch {
-		case l.PC:
-			rect(c, row, colPC)
-		case i == w.Selected:
-			rect(c, row, colSel)
-		}
-		if l.Break {
-			c.filledCircle(float32(disArea.Min.X+10), float32(y+lineH/2), 5, colBreak, true)
-		}
-		var hex strings.Builder
-		for _, b := range l.Bytes {
-			fmt.Fprintf(&hex, "%02X", b)
-		}
-		col := colText
-		if l.Label != "" {
-			print(c, disArea.Min.X+20, y, fmt.Sprintf("%04X %-8s %s:", l.Addr, hex.String(), l.Label), colTitle)
-			y2 := disArea.Min.X + 20 + int(charW*float64(15+len(l.Label)+2))
-			print(c, y2, y, l.Text, col)
-			continue
-		}
-		print(c, disArea.Min.X+20, y, fmt.Sprintf("%04X %-8s   %s", l.Addr, hex.String(), l.Text), col)
-	}
-}
-
-func (w *Window) drawStack(c *canvas) {
-	panel(c, stackArea, "Stack")
-	m := w.d.Machine()
-	sp := m.Regs().SP
-	if cur := w.d.Cursor(); cur != nil {
-		sp = cur.Regs.SP
-	}
-	for i := 0; i < (stackArea.Dy()-22)/lineH; i++ {
-		a := sp + uint16(2*i)
-		v := uint16(w.d.PeekView(a)) | uint16(w.d.PeekView(a+1))<<8
-		print(c, stackArea.Min.X+6, stackArea.Min.Y+18+i*lineH, fmt.Sprintf("%04X  %04X  %s", a, v, w.d.Syms.Label(v)), colText)
-	}
-}
-
-func (w *Window) drawChip(c *canvas) {
-	panel(c, chipArea, "NCR 5380")
-	if w.opt.Chip == nil {
-		print(c, chipArea.Min.X+6, chipArea.Min.Y+20, "no 5380", colDim)
-		return
-	}
-	regs := debugger.Chip5380(w.opt.Chip)
-	if cur := w.d.Cursor(); cur != nil && cur.Chip() != nil {
-		regs = cur.Chip()
-	}
-	for i, r := range regs {
-		y := chipArea.Min.Y + 20 + i*20
-		print(c, chipArea.Min.X+6, y, fmt.Sprintf("%-20s %02X", r.Name, r.Value), colText)
-		for b, n := range r.Bits {
-			x := chipArea.Min.X + 200 + b*34
-			if n == "" {
-				continue
-			}
-			col := colOff
-			if r.Set(7 - b) {
-				col = colOn
-			}
-			rect(c, image.Rect(x, y, x+32, y+15), col)
-			print(c, x+2, y, n, colBG)
-		}
-	}
-}
-
-func (w *Window) drawBus(c *canvas) {
-	panel(c, busArea, "SCSI bus")
-	sig, data := w.d.Rec.Signals()
-	ph := scsi.BusFree
-	if s := w.d.Rec.Current(); s != nil {
-		ph = s.Phase
-	}
-	if cur := w.d.Cursor(); cur != nil {
-		sig, data = cur.Signals()
-		if s := w.d.Rec.Segments(cur.Time()-1, cur.Time()); len(s) > 0 {
-			ph = s[len(s)-1].Phase
-		}
-	}
-	for i, s := range debugger.Rows[:9] {
-		x := busArea.Min.X + 6 + i*42
-		col := colOff
-		if sig&s != 0 {
-			col = colOn
-		}
-		rect(c, image.Rect(x, busArea.Min.Y+20, x+40, busArea.Min.Y+35), col)
-		print(c, x+4, busArea.Min.Y+20, s.Name(), colBG)
-	}
-	print(c, busArea.Min.X+6+9*42+4, busArea.Min.Y+20, fmt.Sprintf("DB %02X", data), colData)
-	extra := ""
-	if sig&debugger.DRQ != 0 {
-		extra += " DRQ"
-	}
-	if sig&debugger.IRQ != 0 {
-		extra += " IRQ"
-	}
-	print(c, busArea.Min.X+6, busArea.Min.Y+37, "phase "+ph.String()+extra, colText)
-}
-
-// memCol is the text column of byte j (0-15) in a memory line: "8000  "
-// then the bytes in pairs, "XXXX ".
-func memCol(j int) int { return 6 + j/2*5 + j%2*2 }
-
-func (w *Window) drawMem(c *canvas) {
-	title := fmt.Sprintf("Memory %04Xh (PgUp/PgDn; click a byte to edit)", w.MemAddr)
-	if w.MemEdit {
-		title = fmt.Sprintf("Memory: editing %04Xh (hex digits, arrows, Esc)", w.MemCursor)
-	}
-	panel(c, memArea, title)
-	for i := 0; i < memRows; i++ {
-		a := w.MemAddr + uint16(16*i)
-		var hex, asc strings.Builder
-		for j := 0; j < 16; j++ {
-			v := w.d.PeekView(a + uint16(j))
-			// Bytes in pairs: sixteen a line fit the panel's width.
-			fmt.Fprintf(&hex, "%02X", v)
-			if j%2 == 1 {
-				hex.WriteByte(' ')
-			}
-			if v >= 0x20 && v < 0x7F {
-				asc.WriteByte(v)
-			} else {
-				asc.WriteByte('.')
-			}
-			if w.MemEdit && a+uint16(j) == w.MemCursor {
-				x := memArea.Min.X + 6 + int(float64(memCol(j))*charW)
-				y := memArea.Min.Y + 18 + i*lineH
-				rect(c, image.Rect(x-1, y+1, x+int(2*charW)+1, y+lineH), colSel)
-			}
-		}
-		print(c, memArea.Min.X+6, memArea.Min.Y+18+i*lineH, fmt.Sprintf("%04X  %s %s", a, hex.String(), asc.String()), colText)
-	}
-}
-
-// memRows is how many lines the memory panel shows.
-var memRows = (memArea.Dy() - 22) / lineH
-
-// EditMemory starts editing memory at addr (a click on its byte).
-func (w *Window) EditMemory(addr uint16) {
-	w.MemEdit, w.MemCursor, w.memNibble = true, addr, 0
-	if addr < w.MemAddr || addr >= w.MemAddr+uint16(16*memRows) {
-		w.MemAddr = addr &^ 0xF
-	}
-}
-
-// MemKey is a key typed while editing memory: a hex digit sets the high,
-// then the low half of the byte under the cursor (written through the
-// core, as a Z80 write would be) and moves on.
-func (w *Window) MemKey(r rune) {
-	v, err := strconv.ParseUint(string(r), 16, 8)
-	if err != nil {
-		return
-	}
-	if w.memNibble == 0 {
-		w.memHi, w.memNibble = byte(v), 1
-		return
-	}
-	if err := w.d.Poke(w.MemCursor, []byte{w.memHi<<4 | byte(v)}); err != nil {
-		w.Status = "error: " + err.Error()
-	}
-	w.memNibble = 0
-	w.EditMemory(w.MemCursor + 1)
-}
-
-func (w *Window) drawPanels(c *canvas) {
-	panel(c, panelsArea, "Devices")
-	y := panelsArea.Min.Y + 18
-	if len(w.opt.Panels) == 0 {
-		print(c, panelsArea.Min.X+6, y, "no device panels", colDim)
-	}
-	room := func() bool { return y+lineH <= panelsArea.Max.Y }
-	cur := w.d.Cursor()
-	for i, p := range w.opt.Panels {
-		if !room() {
-			break
-		}
-		lines := p.Lines()
-		if cur != nil && len(cur.Panels()) == len(w.opt.Panels) {
-			lines = cur.Panels()[i]
-		}
-		print(c, panelsArea.Min.X+6, y, p.Title(), colTitle)
-		y += lineH
-		// A line wider than the panel is cut at its edge (ending in
-		// ">"), not drawn over the next panel.
-		width := int(float64(panelsArea.Max.X-panelsArea.Min.X-22) / charW)
-		for _, l := range lines {
-			if !room() {
-				break
-			}
-			if len(l) > width {
-				l = l[:width-1] + ">"
-			}
-			print(c, panelsArea.Min.X+16, y, l, colText)
-			y += lineH
-		}
-	}
-}
-
-func (w *Window) drawConsole(c *canvas) {
-	title := "Console (Tab: type here)"
-	if w.ConsoleFocus {
-		title = "Console (keyboard goes to the DART; Tab: leave)"
-	}
-	panel(c, consoleArea, title)
-	if w.ConsoleFocus {
-		c.strokeRect(float32(consoleArea.Min.X)+1, float32(consoleArea.Min.Y)+1, float32(consoleArea.Dx())-2, float32(consoleArea.Dy())-2, 2, colCurA, false)
-	}
-	t := w.Term
-	for y := 0; y < t.Rows; y++ {
-		print(c, consoleArea.Min.X+6, consoleArea.Min.Y+20+y*16, strings.TrimRight(t.Line(y), " "), colOn)
-	}
-	cx := consoleArea.Min.X + 6 + int(float64(t.X)*charW)
-	cy := consoleArea.Min.Y + 20 + t.Y*16
-	rect(c, image.Rect(cx, cy+13, cx+int(charW), cy+15), colOn)
-}
-
-func (w *Window) drawStatus(c *canvas) {
-	panel(c, statusArea, "Stop and breakpoints")
-	y := statusArea.Min.Y + 18
-	for _, l := range wrap(w.Status, int(float64(statusArea.Dx()-12)/charW)) {
-		print(c, statusArea.Min.X+6, y, l, colText)
-		y += lineH
-	}
-	if cur := w.d.Cursor(); cur != nil {
-		// The T-state under the cursor, as the text front-end lists it.
-		for _, l := range strings.Split(cur.Line(cur.K), "\n") {
-			l = strings.Join(strings.Fields(l), " ")
-			for _, part := range wrap(l, int(float64(statusArea.Dx()-12)/charW)) {
-				print(c, statusArea.Min.X+6, y, part, colCurA)
-				y += lineH
-			}
-		}
-	}
-	for _, bp := range w.d.Breakpoints() {
-		if y > statusArea.Max.Y-lineH {
-			break
-		}
-		print(c, statusArea.Min.X+6, y, bp.String(), colDim)
-		y += lineH
-	}
-}
-
-func wrap(s string, n int) []string {
-	var out []string
-	for len(s) > n && n > 0 {
-		out = append(out, s[:n])
-		s = s[n:]
-	}
-	if s != "" {
-		out = append(out, s)
-	}
-	return out
-}
-
-func (w *Window) drawTimeline(c *canvas) {
-	w.drawStatus(c)
-	r := timelineArea
-	tl := w.TL
-	panel(c, r, fmt.Sprintf("Timeline %s .. %s  (%s, wheel/+/- zoom, arrows pan, Home follow)",
-		debugger.FormatTime(tl.From), debugger.FormatTime(tl.To()), debugger.FormatDuration(tl.Span)))
-	x0 := r.Min.X + labelW
-	tw := r.Dx() - labelW - 4
-	const rowH = 20
-	y0 := r.Min.Y + 20
-	grid := tl.Sample(w.d.Rec, debugger.Rows, tw)
-	for i, s := range debugger.Rows {
-		y := y0 + i*rowH
-		print(c, r.Min.X+6, y+2, s.Name(), colDim)
-		hi, lo := float32(y+3), float32(y+rowH-3)
-		// One rectangle per run of a level, a vertical line per change:
-		// asserted is high with the band under it filled.
-		cols := grid[i]
-		for x := 0; x < len(cols); {
-			if cols[x].Changed {
-				fx := float32(x0+x) + 0.5
-				c.strokeLine(fx, hi, fx, lo, 1, colWave, false)
-				x++
-				continue
-			}
-			run := x
-			for run < len(cols) && !cols[run].Changed && cols[run].High == cols[x].High {
-				run++
-			}
-			fx, fw := float32(x0+x), float32(run-x)
-			if cols[x].High {
-				c.fillRect(fx, hi, fw, lo-hi, colHigh, false)
-				c.fillRect(fx, hi, fw, 1.5, colWave, false)
-			} else {
-				c.fillRect(fx, lo-1, fw, 1.5, colWave, false)
-			}
-			x = run
-		}
-	}
-	// Data bytes where they fit.
-	yd := y0 + len(debugger.Rows)*rowH
-	print(c, r.Min.X+6, yd+2, "DATA", colDim)
-	// Labels only where a few fit: the edges in the window bound the
-	// bytes, and a count is cheap where a list is not.
-	var trs []debugger.Transfer
-	if w.d.Rec.Count(tl.From, tl.To()) < 8*tw {
-		trs = w.d.Rec.Transfers(tl.From, tl.To())
-	}
-	lastX := -100
-	for _, t := range trs {
-		x := tl.XAt(t.T, tw)
-		if x-lastX < int(charW*2.5) {
-			continue
-		}
-		print(c, x0+x, yd+2, fmt.Sprintf("%02X", t.Data), colData)
-		lastX = x
-	}
-	// Phase band and decoded commands.
-	yp := yd + rowH
-	print(c, r.Min.X+6, yp+2, "PHASE", colDim)
-	segs := w.d.Rec.Segments(tl.From, tl.To())
-	for _, s := range segs {
-		a := max(0, tl.XAt(s.Start, tw))
-		b := tw
-		if s.End != 0 {
-			b = min(tw, tl.XAt(s.End, tw))
-		}
-		if b <= a {
-			b = a + 1
-		}
-		rect(c, image.Rect(x0+a, yp+2, x0+b, yp+rowH-2), phaseColors[s.Phase])
-		if label := s.Phase.String(); float64(b-a) > charW*float64(len(label)+1) {
-			print(c, x0+a+2, yp+2, label, colText)
-		}
-	}
-	yc := yp + rowH
-	print(c, r.Min.X+6, yc+2, "CMD", colDim)
-	// Each command overlapping the window is labelled from its COMMAND
-	// phase (or the window's left edge) on, so a long DATA IN still says
-	// which command it belongs to.
-	for _, cmd := range w.d.Rec.Commands(tl.From, tl.To()) {
-		if cmd.CDBLen == 0 {
-			continue
-		}
-		x := max(0, tl.XAt(cmd.Start, tw))
-		print(c, x0+x, yc+2, w.d.CommandLine(&cmd), colTitle)
-	}
-	// Cursors and the measurement.
-	for _, cur := range []struct {
-		t   sched.Time
-		col color.Color
-		n   string
-	}{{tl.A, colCurA, "A"}, {tl.B, colCurB, "B"}} {
-		if cur.t == 0 {
-			continue
-		}
-		x := tl.XAt(cur.t, tw)
-		if x < 0 || x >= tw {
-			continue
-		}
-		fx := float32(x0+x) + 0.5
-		c.strokeLine(fx, float32(y0), fx, float32(yc+rowH), 1, cur.col, false)
-		print(c, x0+x+2, y0-16, cur.n, cur.col)
-	}
-	// The T-state cursor's time.
-	if cur := w.d.Cursor(); cur != nil {
-		if x := tl.XAt(cur.Time(), tw); x >= 0 && x < tw {
-			fx := float32(x0+x) + 0.5
-			c.strokeLine(fx, float32(y0), fx, float32(yc+rowH), 1, colBreak, false)
-			print(c, x0+x+2, y0-16, "T", colBreak)
-		}
-	}
-	ym := yc + rowH + 2
-	if tl.A != 0 || tl.B != 0 {
-		print(c, r.Min.X+6, ym, fmt.Sprintf("A %s   B %s   B-A %s", debugger.FormatTime(tl.A), debugger.FormatTime(tl.B),
-			debugger.FormatDuration(tl.Delta())), colText)
-	}
+	w.drawCommands(c)
+	w.drawTransfer(c)
 }
