@@ -198,7 +198,19 @@ func acbTakes(blocks int64) bool {
 func scsihdLayout(blocks int64) string {
 	p := scsihd.DefaultParams()
 	perCyl := int64(p.Heads * p.SectorsPerTrack)
-	return fmt.Sprintf("%d cylinders x %d heads x %d sectors", (blocks+perCyl-1)/perCyl, p.Heads, p.SectorsPerTrack)
+	return chsLayout((blocks+perCyl-1)/perCyl, p.Heads, p.SectorsPerTrack, blocks)
+}
+
+// chsLayout names a geometry of cyls cylinders holding blocks blocks. When
+// the blocks do not fill the last cylinder the product would overstate the
+// disk, so the line says how much of it exists.
+func chsLayout(cyls int64, heads, sectors int, blocks int64) string {
+	s := fmt.Sprintf("%d cylinders x %d heads x %d sectors", cyls, heads, sectors)
+	perCyl := int64(heads * sectors)
+	if part := blocks - (cyls-1)*perCyl; cyls > 0 && part != perCyl {
+		s += fmt.Sprintf(" (the last cylinder partial: %d of its %d blocks)", part, perCyl)
+	}
+	return s
 }
 
 // hdSystemInfo adds the CP/M system's line when the disk has one.
@@ -225,7 +237,7 @@ func acbInfo(w io.Writer, path string) error {
 	if d.Raw() {
 		format = fmt.Sprintf("raw image without a sidecar, taken as formatted at interleave %d:1", m.Interleave)
 	}
-	_, err = fmt.Fprintf(w, "%s: %s, %d cylinders x %d heads x %d sectors of %d bytes, %d blocks (%d bytes), %s\n",
-		path, m.Geometry, g.Cylinders, g.Heads, g.Sectors, g.SectorSize, d.Blocks(), d.Blocks()*g.SectorSize, format)
+	_, err = fmt.Fprintf(w, "%s: %s, %s of %d bytes, %d blocks (%d bytes), %s\n",
+		path, m.Geometry, chsLayout(int64(g.Cylinders), g.Heads, g.Sectors, int64(d.Blocks())), g.SectorSize, d.Blocks(), d.Blocks()*g.SectorSize, format)
 	return err
 }

@@ -50,8 +50,8 @@ func TestDiskInfoRaw(t *testing.T) {
 	require.NoError(t, os.Truncate(p, 20<<20))
 	var out bytes.Buffer
 	require.NoError(t, diskInfo(&out, p))
-	assert.Equal(t, p+": raw, 603 cylinders x 4 heads x 17 sectors of 512 bytes, 40960 blocks (20971520 bytes), raw image without a sidecar, taken as formatted at interleave 3:1\n"+
-		p+": raw image, 40960 blocks (20971520 bytes), for --scsi ID=scsihd:FILE: 603 cylinders x 4 heads x 17 sectors\n", out.String())
+	assert.Equal(t, p+": raw, 603 cylinders x 4 heads x 17 sectors (the last cylinder partial: 24 of its 68 blocks) of 512 bytes, 40960 blocks (20971520 bytes), raw image without a sidecar, taken as formatted at interleave 3:1\n"+
+		p+": raw image, 40960 blocks (20971520 bytes), for --scsi ID=scsihd:FILE: 603 cylinders x 4 heads x 17 sectors (the last cylinder partial: 24 of its 68 blocks)\n", out.String())
 }
 
 // --size takes bytes or K, M, G (powers of 1024), upper or lower case.
@@ -70,5 +70,19 @@ func TestParseSize(t *testing.T) {
 		}
 		require.NoError(t, err, tt.in)
 		assert.Equal(t, tt.want, n, tt.in)
+	}
+}
+
+func TestCHSLayoutSaysWhenTheLastCylinderIsPartial(t *testing.T) {
+	for _, c := range []struct {
+		cyls   int64
+		blocks int64
+		want   string
+	}{
+		{615, 41820, "615 cylinders x 4 heads x 17 sectors"},
+		{302, 20480, "302 cylinders x 4 heads x 17 sectors (the last cylinder partial: 12 of its 68 blocks)"},
+		{1, 1, "1 cylinders x 4 heads x 17 sectors (the last cylinder partial: 1 of its 68 blocks)"},
+	} {
+		assert.Equal(t, c.want, chsLayout(c.cyls, 4, 17, c.blocks))
 	}
 }

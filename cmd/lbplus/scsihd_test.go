@@ -47,7 +47,7 @@ func TestSCSIHDSystemDisk(t *testing.T) {
 	img := filepath.Join(dir, "hd.img")
 	r := runCLI(t, dir, "", 60*time.Second, "disk", "create", "--system", "--type", "scsihd", "--size", "64M", "hd.img")
 	require.Zero(t, r.code, r.stderr)
-	assert.Contains(t, r.stdout, "hd.img: raw image, 131072 blocks (67108864 bytes), for --scsi ID=scsihd:FILE: 1928 cylinders x 4 heads x 17 sectors\n")
+	assert.Contains(t, r.stdout, "hd.img: raw image, 131072 blocks (67108864 bytes), for --scsi ID=scsihd:FILE: 1928 cylinders x 4 heads x 17 sectors (the last cylinder partial: 36 of its 68 blocks)\n")
 	assert.Contains(t, r.stdout, "5 partitions of 4 MB")
 	st, err := os.Stat(img)
 	require.NoError(t, err)
