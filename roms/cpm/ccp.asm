@@ -221,9 +221,8 @@ tr4:    ld      de, PZ_DMA
         ld      c, 26
         call    BDOS
         call    seldrv
-        ld      a, LF           ; the program starts on a fresh line
-        call    putc
-        call    TPA
+        call    crlf            ; the program starts on a fresh line: CR
+        call    TPA             ; too, as a batch line's echo has none
         ld      sp, ccpstk
         call    seldrv
         jp      prompt

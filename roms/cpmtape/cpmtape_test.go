@@ -221,7 +221,8 @@ func TestBackupRefusals(t *testing.T) {
 		at := tr.Len()
 		require.NoError(t, ty.Type(c.line+"\r"), c.line)
 		require.NoError(t, ty.WaitFor("A>"), c.line)
-		assert.Equal(t, fmt.Sprintf("%s\r\n%s\r\nA>", c.line, c.want), tr.String()[at:], c.line)
+		// The typed line's CR, then the CCP's CR LF before the program, as DR's CCP does.
+		assert.Equal(t, fmt.Sprintf("%s\r\r\n%s\r\nA>", c.line, c.want), tr.String()[at:], c.line)
 	}
 	require.NoError(t, b.Close())
 	assert.True(t, bytes.Equal(before, partition(t, hd)), "the partition is untouched")
@@ -234,7 +235,7 @@ func TestBackupRefusals(t *testing.T) {
 	at := tr.Len()
 	require.NoError(t, ty.Type("RESTORE B:\r"))
 	require.NoError(t, ty.WaitFor("A>"))
-	assert.Equal(t, "RESTORE B:\r\nRESTORE B: from the tape at SCSI ID 1\r\n\r\nSCSI error at ID 1, status/code 02h, tape block 0\r\n\r\nA>", tr.String()[at:])
+	assert.Equal(t, "RESTORE B:\r\r\nRESTORE B: from the tape at SCSI ID 1\r\n\r\nSCSI error at ID 1, status/code 02h, tape block 0\r\n\r\nA>", tr.String()[at:])
 	require.NoError(t, b.Close())
 	assert.True(t, bytes.Equal(before, partition(t, hd)), "the partition is untouched")
 }

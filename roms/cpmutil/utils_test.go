@@ -17,17 +17,27 @@ import (
 func TestSubmitAndDump(t *testing.T) {
 	m := machine(t, "SUBMIT", "DUMP")
 	require.NoError(t, m.Save("HELLO.TXT", []byte("Hello, batch.\r\n\x1a")))
-	require.NoError(t, m.Save("TEST.SUB", []byte("dir $1\r\n\r\ntype $2\r\nera $2\r\nREM costs $$5\r\ndir\r\n\x1a")))
+	require.NoError(t, m.Save("TEST.SUB", []byte("dir $1\r\n\r\ntype $2\r\ndump $2\r\nera $2\r\nREM costs $$5\r\ndir\r\n\x1a")))
 	m.Out.Reset()
 	m.Type("SUBMIT TEST *.TXT HELLO.TXT\r", "DIR\r", "DUMP TEST.SUB\r", "SUBMIT NONE\r", "DUMP\r")
 	require.ErrorIs(t, m.Run(500_000_000), cpmtest.ErrInput)
 	out := m.Transcript()
 	assert.Contains(t, out, "A>dir *.TXT\nA: HELLO    TXT\nA>type HELLO.TXT\nHello, batch.\n")
+	assert.Contains(t, out, "A>dump HELLO.TXT\n0000: 48 65", "a program run from the batch starts on a new line")
 	assert.Contains(t, out, "A>REM costs $5\nREM?")
 	assert.Contains(t, out, "A>DIR\nA: SUBMIT   COM : DUMP     COM : TEST     SUB\nA>", "$$$.SUB is gone after the batch")
 	assert.Contains(t, out, "0000: 64 69 72 20 24 31 0D 0A 0D 0A 74 79 70 65 20 24  dir $1....type $")
 	assert.Equal(t, 1, strings.Count(out, "HELLO    TXT"), "ERA in the batch deleted it")
 	golden(t, "submit.txt", out)
+	// A terminal moves down on LF and back on CR: a batch line's echo must
+	// end as a typed line does, or what the program prints next starts in
+	// the column after the echo.
+	raw := m.Out.String()
+	for i := strings.Index(raw, "\n"); i >= 0; i = strings.Index(raw, "\n") {
+		require.Positive(t, i, "output starts with a bare LF")
+		require.Equal(t, "\r", raw[i-1:i], "bare LF after %q", raw[max(0, i-20):i])
+		raw = raw[i+1:]
+	}
 }
 
 // COPY copies with wildcards across drives and user areas (the copies are
