@@ -1,0 +1,253 @@
+package window
+
+// The keyboard and the mouse: keys are core calls, clicks select.
+
+import (
+	"image"
+	"os"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/inpututil"
+
+	"github.com/lbplus/lbplus/debugger"
+	"github.com/lbplus/lbplus/sched"
+	"github.com/lbplus/lbplus/scsi"
+)
+
+// inputSeen reports whether the user did anything this frame: a key, a
+// character, a mouse button, the wheel or the pointer moving.
+func (w *Window) inputSeen() bool {
+	x, y := ebiten.CursorPosition()
+	moved := x != w.mouseX || y != w.mouseY
+	w.mouseX, w.mouseY = x, y
+	if moved || len(inpututil.AppendJustPressedKeys(nil)) > 0 || len(inpututil.AppendJustReleasedKeys(nil)) > 0 ||
+		len(ebiten.AppendInputChars(nil)) > 0 {
+		return true
+	}
+	if dx, dy := ebiten.Wheel(); dx != 0 || dy != 0 {
+		return true
+	}
+	for b := ebiten.MouseButton0; b <= ebiten.MouseButtonMax; b++ {
+		if inpututil.IsMouseButtonJustPressed(b) || inpututil.IsMouseButtonJustReleased(b) {
+			return true
+		}
+	}
+	return false
+}
+
+// Key acts on one key press, as the keyboard does (tests call it).
+func (w *Window) Key(k ebiten.Key, shift bool) {
+	d := w.d
+	switch k {
+	case ebiten.KeyF5:
+		if w.speed == Paused {
+			w.speed = Realtime
+			w.Status = "running"
+		} else {
+			w.speed = Paused
+			w.Status = "paused at " + debugger.FormatTime(d.Machine().Now())
+		}
+	case ebiten.KeyF2:
+		if w.speed == Max {
+			w.speed = Realtime
+		} else {
+			w.speed = Max
+		}
+	case ebiten.KeyF10:
+		w.step(d.StepOver)
+	case ebiten.KeyF11:
+		if shift {
+			w.step(d.StepOut)
+		} else {
+			w.step(d.StepInstruction)
+		}
+	case ebiten.KeyF9:
+		if w.Selected < len(w.disLines) {
+			d.ToggleExec(w.disLines[w.Selected].Addr)
+		}
+	case ebiten.KeyF3, ebiten.KeyF4:
+		path := w.opt.StateFile
+		if path == "" {
+			path = "lbplus-debug.state"
+		}
+		w.speed = Paused
+		if k == ebiten.KeyF3 {
+			if err := debugger.SaveStateFile(d, path); err != nil {
+				w.Status = "error: " + err.Error()
+				return
+			}
+			w.Status = "saved the machine to " + path + " at " + debugger.FormatTime(d.Machine().Now())
+			return
+		}
+		if err := loadState(d, path); err != nil {
+			w.Status = "error: " + err.Error()
+			return
+		}
+		w.Status = "loaded " + path + ": " + debugger.FormatTime(d.Machine().Now())
+		w.TL.Follow = true
+		w.TL.Update(d.Machine().Now())
+	case ebiten.KeyF6:
+		w.step(d.StepPhase)
+	case ebiten.KeyF7:
+		if shift {
+			w.step(d.StepFloppyCommand)
+		} else {
+			w.step(d.StepCommand)
+		}
+	case ebiten.KeyF8:
+		if shift {
+			w.step(d.StepIndex)
+		} else {
+			w.step(d.StepByte)
+		}
+	case ebiten.KeyTab:
+		w.ConsoleFocus = !w.ConsoleFocus
+	case ebiten.KeyEqual, ebiten.KeyKPAdd:
+		w.TL.Zoom(0.5, w.TL.From+w.TL.Span/2)
+	case ebiten.KeyMinus, ebiten.KeyKPSubtract:
+		w.TL.Zoom(2, w.TL.From+w.TL.Span/2)
+	case ebiten.KeyArrowLeft:
+		w.TL.Pan(-0.25)
+	case ebiten.KeyArrowRight:
+		w.TL.Pan(0.25)
+	case ebiten.KeyHome:
+		w.TL.Follow = true
+		w.TL.Update(d.Machine().Now())
+	case ebiten.KeyPageUp:
+		w.MemAddr -= 0x80
+	case ebiten.KeyPageDown:
+		w.MemAddr += 0x80
+	}
+}
+
+var keys = []ebiten.Key{ebiten.KeyF2, ebiten.KeyF3, ebiten.KeyF4, ebiten.KeyF5, ebiten.KeyF6, ebiten.KeyF7, ebiten.KeyF8, ebiten.KeyF9,
+	ebiten.KeyF10, ebiten.KeyF11, ebiten.KeyTab, ebiten.KeyEqual, ebiten.KeyKPAdd, ebiten.KeyMinus,
+	ebiten.KeyKPSubtract, ebiten.KeyArrowLeft, ebiten.KeyArrowRight, ebiten.KeyHome, ebiten.KeyPageUp, ebiten.KeyPageDown}
+
+func (w *Window) input() {
+	shift := ebiten.IsKeyPressed(ebiten.KeyShift)
+	if ebiten.IsKeyPressed(ebiten.KeyControl) && inpututil.IsKeyJustPressed(ebiten.KeyF11) {
+		w.TStep()
+		return
+	}
+	if w.MemEdit {
+		for _, r := range ebiten.AppendInputChars(nil) {
+			w.MemKey(r)
+		}
+		for _, k := range []struct {
+			k ebiten.Key
+			d int
+		}{{ebiten.KeyArrowLeft, -1}, {ebiten.KeyArrowRight, 1}, {ebiten.KeyArrowUp, -16}, {ebiten.KeyArrowDown, 16}} {
+			if inpututil.IsKeyJustPressed(k.k) {
+				w.EditMemory(w.MemCursor + uint16(k.d))
+			}
+		}
+		if inpututil.IsKeyJustPressed(ebiten.KeyEscape) || inpututil.IsKeyJustPressed(ebiten.KeyEnter) {
+			w.MemEdit = false
+		}
+		for _, k := range []ebiten.Key{ebiten.KeyF2, ebiten.KeyF3, ebiten.KeyF4, ebiten.KeyF5, ebiten.KeyF6, ebiten.KeyF7,
+			ebiten.KeyF8, ebiten.KeyF9, ebiten.KeyF10, ebiten.KeyF11} {
+			if inpututil.IsKeyJustPressed(k) {
+				w.Key(k, shift)
+			}
+		}
+	} else if w.ConsoleFocus {
+		var typed []byte
+		for _, r := range ebiten.AppendInputChars(nil) {
+			if r < 0x80 {
+				typed = append(typed, byte(r))
+			}
+		}
+		for _, k := range []struct {
+			k ebiten.Key
+			b byte
+		}{{ebiten.KeyEnter, '\r'}, {ebiten.KeyBackspace, 8}, {ebiten.KeyEscape, 27}} {
+			if inpututil.IsKeyJustPressed(k.k) {
+				typed = append(typed, k.b)
+			}
+		}
+		w.Type(typed)
+		for _, k := range []ebiten.Key{ebiten.KeyTab, ebiten.KeyF2, ebiten.KeyF5, ebiten.KeyF6, ebiten.KeyF7,
+			ebiten.KeyF8, ebiten.KeyF9, ebiten.KeyF10, ebiten.KeyF11} {
+			if inpututil.IsKeyJustPressed(k) {
+				w.Key(k, shift)
+			}
+		}
+	} else {
+		for _, k := range keys {
+			if inpututil.IsKeyJustPressed(k) {
+				w.Key(k, shift)
+			}
+		}
+	}
+	x, y := ebiten.CursorPosition()
+	p := image.Pt(x, y)
+	if p.In(timelineArea) {
+		tx := x - timelineArea.Min.X - labelW
+		tw := timelineArea.Dx() - labelW
+		if tx >= 0 {
+			t := w.TL.TimeAt(tx, tw)
+			if _, dy := ebiten.Wheel(); dy != 0 {
+				f := 0.8
+				if dy < 0 {
+					f = 1.25
+				}
+				w.TL.Follow = false
+				w.TL.Zoom(f, t)
+			}
+			for _, b := range []ebiten.MouseButton{ebiten.MouseButtonLeft, ebiten.MouseButtonRight} {
+				if inpututil.IsMouseButtonJustPressed(b) {
+					w.SetCursor(b == ebiten.MouseButtonRight, t, shift)
+				}
+			}
+		}
+	}
+	if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) {
+		w.MemEdit = false
+		if p.In(memArea) {
+			row := (y - memArea.Min.Y - 18) / lineH
+			col := int(float64(x-memArea.Min.X-6) / charW)
+			for j := 0; j < 16; j++ {
+				if row >= 0 && row < memRows && col >= memCol(j) && col < memCol(j)+2 {
+					w.EditMemory(w.MemAddr + uint16(16*row+j))
+				}
+			}
+		}
+	}
+	if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) && p.In(disArea) {
+		w.Selected = (y - disArea.Min.Y - 18) / lineH
+		w.selectedSet = true
+	}
+}
+
+func loadState(d *debugger.Debugger, path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return d.LoadState(f, path)
+}
+
+// Type sends typed characters to the machine's terminal input (the
+// console panel has the keyboard).
+func (w *Window) Type(p []byte) {
+	if len(p) > 0 && w.opt.ConsoleIn != nil {
+		w.opt.ConsoleIn(p)
+	}
+}
+
+// SetCursor sets cursor A (or B) at t, or with snap at the next ACK rising
+// edge after t.
+func (w *Window) SetCursor(b bool, t sched.Time, snap bool) {
+	if snap {
+		if e, ok := debugger.SnapRising(w.d.Rec, debugger.Signal(scsi.ACK), t); ok {
+			t = e
+		}
+	}
+	if b {
+		w.TL.B = t
+	} else {
+		w.TL.A = t
+	}
+}
