@@ -93,6 +93,14 @@ func TextCommands() []TextCommand { return slices.Clone(commands) }
 
 func lookup(name string) *TextCommand { return byName[strings.ToLower(name)] }
 
+// CommandNamed returns the command one of whose names is name (any case).
+func CommandNamed(name string) (TextCommand, bool) {
+	if c := lookup(name); c != nil {
+		return *c, true
+	}
+	return TextCommand{}, false
+}
+
 // Complete returns the command names (aliases included) that start with
 // prefix, sorted: a prompt's Tab completion.
 func Complete(prefix string) []string {
@@ -111,7 +119,7 @@ func Complete(prefix string) []string {
 // puts its help on the next line.
 const (
 	helpSynopsisW = 28
-	helpWidth     = 92
+	helpWidth     = 80
 )
 
 // HelpText is the help command's text, made from the table: each group

@@ -33,6 +33,9 @@ type Text struct {
 	Panels []Panel
 	// Echo prints each command before its output (scripts).
 	Echo bool
+	// OnStop, if set, is told of every stop a command reports (the
+	// window shows it in its panels).
+	OnStop func(*Stop)
 
 	tl *Timeline
 }
@@ -150,6 +153,9 @@ func (x *Text) step(f func() (*Stop, error)) error {
 func (x *Text) report(st *Stop) {
 	if st == nil {
 		return
+	}
+	if x.OnStop != nil {
+		x.OnStop(st)
 	}
 	if st.Ended != nil && st.Ended.End != 0 {
 		fmt.Fprintln(x.Out, x.D.SegmentLine(st.Ended))

@@ -130,7 +130,9 @@ func (w *Window) input() {
 		w.TStep()
 		return
 	}
-	if w.MemEdit {
+	if w.promptInput() {
+		// The command line has the keyboard (prompt.go).
+	} else if w.MemEdit {
 		for _, r := range ebiten.AppendInputChars(nil) {
 			w.MemKey(r)
 		}
