@@ -212,6 +212,37 @@ func (r *Recorder) Commands(from, to sched.Time) []Command {
 	return r.dec.cmds.overlapping(from, to, func(c *Command) (sched.Time, sched.Time) { return c.Start, c.End })
 }
 
+// CommandAfter returns the first kept command that started after t.
+func (r *Recorder) CommandAfter(t sched.Time) (Command, bool) {
+	for _, c := range r.Commands(t, sched.MaxTime) {
+		if c.Start > t {
+			return c, true
+		}
+	}
+	return Command{}, false
+}
+
+// CommandBefore returns the last kept command that started before t.
+func (r *Recorder) CommandBefore(t sched.Time) (Command, bool) {
+	cs := r.Commands(0, t)
+	for i := len(cs) - 1; i >= 0; i-- {
+		if cs[i].Start < t {
+			return cs[i], true
+		}
+	}
+	return Command{}, false
+}
+
+// CommandAt returns the kept command that started at t.
+func (r *Recorder) CommandAt(t sched.Time) (Command, bool) {
+	for _, c := range r.Commands(t, t+1) {
+		if c.Start == t {
+			return c, true
+		}
+	}
+	return Command{}, false
+}
+
 // ring keeps the newest len(buf) values of a decoder's record, overwriting
 // the oldest.
 type ring[T any] struct {

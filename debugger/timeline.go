@@ -79,6 +79,31 @@ func (tl *Timeline) Center(t sched.Time) {
 	tl.From = max(0, t-tl.Span/2)
 }
 
+// Show zooms and pans so that [start, end) fills the middle of the window,
+// a margin of a quarter of its length on each side (the neighbours show),
+// and stops following. A span still open (end 0 or before start) is shown
+// from start over the span the window has.
+func (tl *Timeline) Show(start, end sched.Time) {
+	if end > start {
+		tl.Span = end - start + (end-start)/2
+		tl.clampSpan()
+	}
+	mid := start + tl.Span/3
+	if end > start {
+		mid = start + (end-start)/2
+	}
+	tl.Center(mid)
+}
+
+// Following says what the window does while the machine runs: "following"
+// the present, or "frozen" where the user put it.
+func (tl *Timeline) Following() string {
+	if tl.Follow {
+		return "following"
+	}
+	return "frozen"
+}
+
 // TimeAt is the time at x of a view width wide.
 func (tl *Timeline) TimeAt(x, width int) sched.Time {
 	return tl.From + sched.Time(float64(tl.Span)*float64(x)/float64(width))

@@ -2,7 +2,6 @@ package window
 
 // The device panels (ACB-4000, tape, floppy, ...).
 
-
 func (w *Window) drawPanels(c *canvas) {
 	panel(c, panelsArea, "Devices")
 	y := panelsArea.Min.Y + 18

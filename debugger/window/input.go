@@ -107,12 +107,21 @@ func (w *Window) Key(k ebiten.Key, shift bool) {
 	case ebiten.KeyMinus, ebiten.KeyKPSubtract:
 		w.TL.Zoom(2, w.TL.From+w.TL.Span/2)
 	case ebiten.KeyArrowLeft:
+		w.viewMoved = true
 		w.TL.Pan(-0.25)
 	case ebiten.KeyArrowRight:
+		w.viewMoved = true
 		w.TL.Pan(0.25)
 	case ebiten.KeyHome:
+		w.viewMoved = false
 		w.TL.Follow = true
 		w.TL.Update(d.Machine().Now())
+	case ebiten.KeyBracketRight:
+		w.stepCommand(1)
+	case ebiten.KeyBracketLeft:
+		w.stepCommand(-1)
+	case ebiten.KeyG:
+		w.gotoActive, w.gotoText = true, ""
 	case ebiten.KeyPageUp:
 		w.MemAddr -= 0x80
 	case ebiten.KeyPageDown:
@@ -122,7 +131,8 @@ func (w *Window) Key(k ebiten.Key, shift bool) {
 
 var keys = []ebiten.Key{ebiten.KeyF2, ebiten.KeyF3, ebiten.KeyF4, ebiten.KeyF5, ebiten.KeyF6, ebiten.KeyF7, ebiten.KeyF8, ebiten.KeyF9,
 	ebiten.KeyF10, ebiten.KeyF11, ebiten.KeyTab, ebiten.KeyEqual, ebiten.KeyKPAdd, ebiten.KeyMinus,
-	ebiten.KeyKPSubtract, ebiten.KeyArrowLeft, ebiten.KeyArrowRight, ebiten.KeyHome, ebiten.KeyPageUp, ebiten.KeyPageDown}
+	ebiten.KeyKPSubtract, ebiten.KeyArrowLeft, ebiten.KeyArrowRight, ebiten.KeyHome, ebiten.KeyPageUp, ebiten.KeyPageDown,
+	ebiten.KeyBracketLeft, ebiten.KeyBracketRight, ebiten.KeyG}
 
 func (w *Window) input() {
 	shift := ebiten.IsKeyPressed(ebiten.KeyShift)
@@ -130,7 +140,14 @@ func (w *Window) input() {
 		w.TStep()
 		return
 	}
-	if w.promptInput() {
+	if w.gotoActive {
+		w.GotoType(string(ebiten.AppendInputChars(nil)))
+		for _, k := range []ebiten.Key{ebiten.KeyEnter, ebiten.KeyKPEnter, ebiten.KeyEscape, ebiten.KeyBackspace} {
+			if inpututil.IsKeyJustPressed(k) {
+				w.GotoKey(k)
+			}
+		}
+	} else if w.promptInput() {
 		// The command line has the keyboard (prompt.go).
 	} else if w.MemEdit {
 		for _, r := range ebiten.AppendInputChars(nil) {
@@ -184,41 +201,99 @@ func (w *Window) input() {
 	}
 	x, y := ebiten.CursorPosition()
 	p := image.Pt(x, y)
+	if _, dy := ebiten.Wheel(); dy != 0 {
+		w.Wheel(p, dy)
+	}
+	for _, b := range []ebiten.MouseButton{ebiten.MouseButtonLeft, ebiten.MouseButtonRight} {
+		if inpututil.IsMouseButtonJustPressed(b) {
+			w.Click(p, b == ebiten.MouseButtonRight, shift)
+		}
+	}
+}
+
+// Wheel acts on the mouse wheel at p: it zooms the timeline about the
+// time under the pointer, or scrolls the command list.
+func (w *Window) Wheel(p image.Point, dy float64) {
+	switch {
+	case p.In(timelineArea):
+		x0, tw := timelineView()
+		if p.X < x0 {
+			return
+		}
+		f := 0.8
+		if dy < 0 {
+			f = 1.25
+		}
+		w.viewMoved = true
+		w.TL.Follow = false
+		w.TL.Zoom(f, w.TL.TimeAt(p.X-x0, tw))
+	case p.In(cmdsArea):
+		step := 3
+		if dy < 0 {
+			step = -3
+		}
+		w.listScroll = max(0, w.listScroll+step)
+	}
+}
+
+// Click acts on a mouse click at p (right: the right button; shift held).
+func (w *Window) Click(p image.Point, right, shift bool) {
+	x, y := p.X, p.Y
 	if p.In(timelineArea) {
-		tx := x - timelineArea.Min.X - labelW
-		tw := timelineArea.Dx() - labelW
-		if tx >= 0 {
-			t := w.TL.TimeAt(tx, tw)
-			if _, dy := ebiten.Wheel(); dy != 0 {
-				f := 0.8
-				if dy < 0 {
-					f = 1.25
-				}
-				w.TL.Follow = false
-				w.TL.Zoom(f, t)
-			}
-			for _, b := range []ebiten.MouseButton{ebiten.MouseButtonLeft, ebiten.MouseButtonRight} {
-				if inpututil.IsMouseButtonJustPressed(b) {
-					w.SetCursor(b == ebiten.MouseButtonRight, t, shift)
-				}
+		if x0, tw := timelineView(); x >= x0 {
+			w.SetCursor(right, w.TL.TimeAt(x-x0, tw), shift)
+		}
+	}
+	if right {
+		return
+	}
+	w.MemEdit = false
+	if p.In(memArea) {
+		row := (y - memArea.Min.Y - 18) / lineH
+		col := int(float64(x-memArea.Min.X-6) / charW)
+		for j := 0; j < 16; j++ {
+			if row >= 0 && row < memRows && col >= memCol(j) && col < memCol(j)+2 {
+				w.EditMemory(w.MemAddr + uint16(16*row+j))
 			}
 		}
 	}
-	if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) {
-		w.MemEdit = false
-		if p.In(memArea) {
-			row := (y - memArea.Min.Y - 18) / lineH
-			col := int(float64(x-memArea.Min.X-6) / charW)
-			for j := 0; j < 16; j++ {
-				if row >= 0 && row < memRows && col >= memCol(j) && col < memCol(j)+2 {
-					w.EditMemory(w.MemAddr + uint16(16*row+j))
-				}
-			}
-		}
-	}
-	if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) && p.In(disArea) {
+	if p.In(disArea) {
 		w.Selected = (y - disArea.Min.Y - 18) / lineH
 		w.selectedSet = true
+	}
+	if p.In(cmdsArea) {
+		w.clickList(y)
+	}
+}
+
+// GotoType adds typed characters to the go-to-time prompt.
+func (w *Window) GotoType(s string) {
+	for _, r := range s {
+		if r > ' ' && r < 0x7F {
+			w.gotoText += string(r)
+		}
+	}
+}
+
+// GotoKey is Enter (go), Escape (leave) or Backspace in the go-to-time
+// prompt: the time is simulated time from power-on, as the timeline
+// shows it (250ns, 15us, 10ms, 2s, or microseconds).
+func (w *Window) GotoKey(k ebiten.Key) {
+	switch k {
+	case ebiten.KeyBackspace:
+		if n := len(w.gotoText); n > 0 {
+			w.gotoText = w.gotoText[:n-1]
+		}
+	case ebiten.KeyEscape:
+		w.gotoActive = false
+	case ebiten.KeyEnter, ebiten.KeyKPEnter:
+		w.gotoActive = false
+		t, err := debugger.ParseDuration(w.gotoText)
+		if err != nil {
+			w.Status = "go to: " + err.Error()
+			return
+		}
+		w.GoTo(t)
 	}
 }
 

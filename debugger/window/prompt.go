@@ -163,7 +163,7 @@ func (w *Window) OpenPrompt(text string) {
 	c := &w.cmd
 	w.text()
 	c.open, c.line, c.histAt, c.typed = true, text, len(c.hist), ""
-	w.ConsoleFocus, w.MemEdit = false, false
+	w.ConsoleFocus, w.MemEdit, w.gotoActive = false, false, false
 }
 
 // PromptType types s at the prompt.

@@ -25,7 +25,8 @@ var (
 	panelsArea   = image.Rect(524, 388, 1000, 580)
 	consoleArea  = image.Rect(1004, 28, Width-4, 440)
 	statusArea   = image.Rect(1004, 444, Width-4, 580)
-	timelineArea = image.Rect(4, 584, Width-4, Height-4)
+	timelineArea = image.Rect(4, 584, 1000, Height-4)
+	cmdsArea     = image.Rect(1004, 584, Width-4, Height-4)
 )
 
 // Areas names every panel's rectangle (the screenshot tests crop them).
@@ -34,6 +35,7 @@ func Areas() map[string]image.Rectangle {
 		"top": topArea, "regs": regsArea, "disasm": disArea, "stack": stackArea, "ncr5380": chipArea,
 		"bus": busArea, "memory": memArea, "devices": panelsArea, "console": consoleArea,
 		"breakpoints": statusArea, "timeline": timelineArea,
+		"commands": cmdsArea,
 	}
 }
 

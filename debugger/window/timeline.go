@@ -11,20 +11,45 @@ import (
 	"github.com/lbplus/lbplus/sched"
 )
 
+// timelineView is where the timeline's waveforms are drawn: the left
+// edge and the width in pixels (right of the row names).
+func timelineView() (x0, tw int) {
+	return timelineArea.Min.X + labelW, timelineArea.Dx() - labelW - 4
+}
+
+// timelineRowH is the timeline's row height: the signals, DATA, PHASE and
+// CMD rows and the cursor letters' row share the panel under its title
+// with the measurement and the key hints.
+func timelineRowH() int {
+	return min(20, (timelineArea.Dy()-20-2*lineH-2)/(len(debugger.Rows)+4))
+}
+
 func (w *Window) drawTimeline(c *canvas) {
 	w.drawStatus(c)
 	r := timelineArea
 	tl := w.TL
-	panel(c, r, fmt.Sprintf("Timeline %s .. %s  (%s, wheel/+/- zoom, arrows pan, Home follow)",
-		debugger.FormatTime(tl.From), debugger.FormatTime(tl.To()), debugger.FormatDuration(tl.Span)))
-	x0 := r.Min.X + labelW
-	tw := r.Dx() - labelW - 4
-	const rowH = 20
-	y0 := r.Min.Y + 20
+	title := fmt.Sprintf("Timeline %s .. %s (%s)", debugger.FormatTime(tl.From), debugger.FormatTime(tl.To()),
+		debugger.FormatDuration(tl.Span))
+	panel(c, r, title)
+	// Following the present (green) or frozen where the user put it.
+	stateCol := colOn
+	if !tl.Follow {
+		stateCol = colCurA
+	}
+	sx := r.Min.X + 6 + int(charW*float64(len(title)+2))
+	print(c, sx, r.Min.Y+2, tl.Following(), stateCol)
+	if w.gotoActive {
+		print(c, sx+int(charW*float64(len(tl.Following())+3)), r.Min.Y+2, "go to time: "+w.gotoText+"_", colText)
+	}
+	x0, tw := timelineView()
+	rowH := timelineRowH()
+	labels := tl.Labels(w.d, tw, charW)
+	yl := r.Min.Y + 18 // the cursors' letters, under the title
+	y0 := yl + rowH
 	grid := tl.Sample(w.d.Rec, debugger.Rows, tw)
 	for i, s := range debugger.Rows {
 		y := y0 + i*rowH
-		print(c, r.Min.X+6, y+2, s.Name(), colDim)
+		print(c, r.Min.X+6, y+(rowH-lineH)/2, s.Name(), colDim)
 		hi, lo := float32(y+3), float32(y+rowH-3)
 		// One rectangle per run of a level, a vertical line per change:
 		// asserted is high with the band under it filled.
@@ -50,29 +75,17 @@ func (w *Window) drawTimeline(c *canvas) {
 			x = run
 		}
 	}
-	// Data bytes where they fit.
+	ty := func(y int) int { return y + (rowH-lineH)/2 }
+	// Data bytes where they fit (debugger.Timeline.Labels places them).
 	yd := y0 + len(debugger.Rows)*rowH
-	print(c, r.Min.X+6, yd+2, "DATA", colDim)
-	// Labels only where a few fit: the edges in the window bound the
-	// bytes, and a count is cheap where a list is not.
-	var trs []debugger.Transfer
-	if w.d.Rec.Count(tl.From, tl.To()) < 8*tw {
-		trs = w.d.Rec.Transfers(tl.From, tl.To())
-	}
-	lastX := -100
-	for _, t := range trs {
-		x := tl.XAt(t.T, tw)
-		if x-lastX < int(charW*2.5) {
-			continue
-		}
-		print(c, x0+x, yd+2, fmt.Sprintf("%02X", t.Data), colData)
-		lastX = x
+	print(c, r.Min.X+6, ty(yd), "DATA", colDim)
+	for _, p := range labels.Bytes {
+		print(c, x0+p.X, ty(yd), p.Text, colData)
 	}
 	// Phase band and decoded commands.
 	yp := yd + rowH
-	print(c, r.Min.X+6, yp+2, "PHASE", colDim)
-	segs := w.d.Rec.Segments(tl.From, tl.To())
-	for _, s := range segs {
+	print(c, r.Min.X+6, ty(yp), "PHASE", colDim)
+	for _, s := range w.d.Rec.Segments(tl.From, tl.To()) {
 		a := max(0, tl.XAt(s.Start, tw))
 		b := tw
 		if s.End != 0 {
@@ -82,28 +95,31 @@ func (w *Window) drawTimeline(c *canvas) {
 			b = a + 1
 		}
 		rect(c, image.Rect(x0+a, yp+2, x0+b, yp+rowH-2), phaseColors[s.Phase])
-		if label := s.Phase.String(); float64(b-a) > charW*float64(len(label)+1) {
-			print(c, x0+a+2, yp+2, label, colText)
-		}
+	}
+	for _, p := range labels.Phases {
+		print(c, x0+p.X, ty(yp), p.Text, colText)
 	}
 	yc := yp + rowH
-	print(c, r.Min.X+6, yc+2, "CMD", colDim)
-	// Each command overlapping the window is labelled from its COMMAND
-	// phase (or the window's left edge) on, so a long DATA IN still says
-	// which command it belongs to.
-	for _, cmd := range w.d.Rec.Commands(tl.From, tl.To()) {
-		if cmd.CDBLen == 0 {
-			continue
+	print(c, r.Min.X+6, ty(yc), "CMD", colDim)
+	// The selected command's stretch is underlined in the CMD row.
+	if cmd, ok := w.d.Rec.CommandAt(w.SelCmd); ok && w.SelCmd != 0 {
+		end := cmd.End
+		if end == 0 {
+			end = tl.To()
 		}
-		x := max(0, tl.XAt(cmd.Start, tw))
-		print(c, x0+x, yc+2, w.d.CommandLine(&cmd), colTitle)
+		a, b := max(0, tl.XAt(cmd.Start, tw)), min(tw, tl.XAt(end, tw))
+		if b > a {
+			rect(c, image.Rect(x0+a, yc+rowH-3, x0+b, yc+rowH-1), colCurA)
+		}
+	}
+	for _, p := range labels.Commands {
+		print(c, x0+p.X, ty(yc), p.Text, colTitle)
 	}
 	// Cursors and the measurement.
 	for _, cur := range []struct {
 		t   sched.Time
 		col color.Color
-		n   string
-	}{{tl.A, colCurA, "A"}, {tl.B, colCurB, "B"}} {
+	}{{tl.A, colCurA}, {tl.B, colCurB}} {
 		if cur.t == 0 {
 			continue
 		}
@@ -113,19 +129,22 @@ func (w *Window) drawTimeline(c *canvas) {
 		}
 		fx := float32(x0+x) + 0.5
 		c.strokeLine(fx, float32(y0), fx, float32(yc+rowH), 1, cur.col, false)
-		print(c, x0+x+2, y0-16, cur.n, cur.col)
 	}
 	// The T-state cursor's time.
 	if cur := w.d.Cursor(); cur != nil {
 		if x := tl.XAt(cur.Time(), tw); x >= 0 && x < tw {
 			fx := float32(x0+x) + 0.5
 			c.strokeLine(fx, float32(y0), fx, float32(yc+rowH), 1, colBreak, false)
-			print(c, x0+x+2, y0-16, "T", colBreak)
 		}
+	}
+	for _, p := range labels.Cursors {
+		col := map[string]color.Color{"A": colCurA, "B": colCurB, "T": colBreak}[p.Text]
+		print(c, x0+p.X, yl, p.Text, col)
 	}
 	ym := yc + rowH + 2
 	if tl.A != 0 || tl.B != 0 {
 		print(c, r.Min.X+6, ym, fmt.Sprintf("A %s   B %s   B-A %s", debugger.FormatTime(tl.A), debugger.FormatTime(tl.B),
 			debugger.FormatDuration(tl.Delta())), colText)
 	}
+	print(c, r.Min.X+6, ym+lineH, "wheel/+/- zoom  arrows pan  [ ] command  G go to time  Home follow  click: A, right: B", colDim)
 }

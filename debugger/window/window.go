@@ -128,6 +128,24 @@ type Window struct {
 	rateAt sched.Time
 	mouseX int
 	mouseY int
+
+	// SelCmd is the start of the selected SCSI command (0: none), the
+	// one the command list opens and the transfer panel lays open;
+	// selSeg the start of the selected phase of it (0: the whole).
+	SelCmd sched.Time
+	selSeg sched.Time
+	// listScroll is how many of the list's newest lines are scrolled out
+	// below; listShown the lines last drawn (for clicks).
+	listScroll int
+	listShown  []listEntry
+	// viewMoved: the user put the timeline somewhere (pan, zoom with the
+	// wheel, a click in the list, go to): it stays frozen there while
+	// the machine runs until Home. Without it a running machine's
+	// timeline follows the present.
+	viewMoved bool
+	// The go-to-time prompt (G): typed text, Enter goes, Esc leaves.
+	gotoActive bool
+	gotoText   string
 	// cmd is the command line and its pane (prompt.go).
 	cmd commandLine
 }
@@ -247,6 +265,9 @@ func (w *Window) Tick() {
 			w.runDone = make(chan struct{})
 			go w.runner(w.runDone)
 		}
+	}
+	if w.speed != Paused && !w.viewMoved {
+		w.TL.Follow = true
 	}
 	w.TL.Update(w.d.Machine().Now())
 }
@@ -395,4 +416,5 @@ func (w *Window) build() {
 	w.drawConsole(c)
 	w.drawPrompt(c)
 	w.drawTimeline(c)
+	w.drawCommands(c)
 }

@@ -796,7 +796,7 @@ func TestWindowCursors(t *testing.T) {
 		tr := w.d.Rec.Transfers(0, sched.MaxTime)
 		require.Greater(t, len(tr), 10)
 		a, b := tr[len(tr)-5].T, tr[len(tr)-4].T
-		tw := timelineArea.Dx() - labelW - 4
+		_, tw := timelineView()
 		w.SetCursor(false, a-sched.Microsecond, true)
 		w.SetCursor(true, a+sched.Nanosecond, true)
 		assert.Equal(t, a, w.TL.A, "snapped to the ACK")

@@ -1,0 +1,142 @@
+//go:build window
+
+package window
+
+import (
+	"image"
+	"path/filepath"
+	"testing"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/lbplus/lbplus/debugger"
+	"github.com/lbplus/lbplus/internal/golden"
+	"github.com/lbplus/lbplus/sched"
+	"github.com/lbplus/lbplus/scsi"
+)
+
+// bootRead runs the boot ROM until its READ(6) of block 0 has ended and
+// returns that command.
+func bootRead(t *testing.T, w *Window) debugger.Command {
+	t.Helper()
+	w.SetSpeed(Max)
+	for i := 0; i < 400; i++ { // the disk spins up first: about 15 s
+		w.Tick()
+		if cs := w.d.Rec.Commands(0, sched.MaxTime); len(cs) > 0 && cs[0].End != 0 {
+			break
+		}
+	}
+	w.SetSpeed(Paused)
+	cs := w.d.Rec.Commands(0, sched.MaxTime)
+	require.NotEmpty(t, cs)
+	require.NotZero(t, cs[0].End, "the READ ended")
+	require.Equal(t, []byte{0x08, 0, 0, 0, 1, 0}, cs[0].Bytes())
+	return cs[0]
+}
+
+// screenshotPanels compares the named panels of got with the golden
+// image at path (-update rewrites it).
+func screenshotPanels(t *testing.T, got *image.RGBA, path string, names ...string) {
+	t.Helper()
+	if golden.Update() {
+		require.NoError(t, writePNG(path, got))
+		return
+	}
+	want, err := readPNG(path)
+	require.NoError(t, err, "run with -update to create %s", path)
+	require.Equal(t, want.Bounds(), got.Bounds())
+	for _, name := range names {
+		r := Areas()[name]
+		if n, bad := diff(want, got, r); bad > n/200 {
+			t.Errorf("panel %s: %d of %d pixels differ; %s", name, bad, n, saveDiff(t, want, got))
+		}
+	}
+}
+
+func grab(img *ebiten.Image) *image.RGBA {
+	got := image.NewRGBA(img.Bounds())
+	img.ReadPixels(got.Pix)
+	return got
+}
+
+func centre(r image.Rectangle) image.Point { return r.Min.Add(r.Size().Div(2)) }
+
+// Clicking a command in the list centres it on the timeline, fitted to
+// it, and opens it into its phases; clicking a phase shows that phase;
+// the view stays frozen there while the machine runs until Home.
+func TestWindowCommandList(t *testing.T) {
+	w, _ := newWindow(t)
+	var got *image.RGBA
+	onGame(func() {
+		read := bootRead(t, w)
+		w.Render()
+		assert.True(t, w.TL.Follow, "a window nobody moved follows the present")
+		row, ok := w.CommandRow(read.Start)
+		require.True(t, ok, "the READ is listed")
+		w.Click(centre(row), false, false)
+		assert.Equal(t, read.Start, w.SelCmd)
+		mid := read.Start + (read.End-read.Start)/2
+		assert.InDelta(t, float64(mid), float64(w.TL.From+w.TL.Span/2), float64(w.TL.Span)/1000, "the command is centred")
+		assert.Less(t, read.End-read.Start, w.TL.Span, "and fits")
+		assert.Equal(t, "frozen", w.TL.Following())
+		got = grab(w.Render())
+
+		// Its phases are listed under it; a click on DATA IN shows it.
+		prow, ok := w.PhaseRow(scsi.DataIn)
+		require.True(t, ok, "the READ's DATA IN is listed")
+		w.Click(centre(prow), false, false)
+		var din debugger.Segment
+		for _, s := range w.d.Rec.Segments(read.Start, read.End) {
+			if s.Phase == scsi.DataIn {
+				din = s
+			}
+		}
+		require.Equal(t, 512, din.Bytes)
+		assert.InDelta(t, float64(din.Start+(din.End-din.Start)/2), float64(w.TL.From+w.TL.Span/2), float64(w.TL.Span)/1000)
+		w.Render()
+
+		// Running, the moved view stays where it is; Home follows again.
+		from := w.TL.From
+		w.SetSpeed(Realtime)
+		w.Tick()
+		assert.Equal(t, from, w.TL.From, "frozen while running")
+		w.Key(ebiten.KeyHome, false)
+		w.Tick()
+		assert.True(t, w.TL.Follow)
+		assert.Equal(t, w.d.Machine().Now(), w.TL.To(), "following the present")
+		w.SetSpeed(Paused)
+	})
+	screenshotPanels(t, got, filepath.Join("testdata", "commands.png"), "timeline", "commands")
+}
+
+// [ and ] walk the commands, G goes to a time.
+func TestWindowCommandKeysAndGoTo(t *testing.T) {
+	w, _ := newWindow(t)
+	onGame(func() {
+		read := bootRead(t, w)
+		w.TL.Center(read.Start - sched.Millisecond)
+		w.Key(ebiten.KeyBracketRight, false)
+		assert.Equal(t, read.Start, w.SelCmd, "] selects the next command")
+		w.Key(ebiten.KeyBracketRight, false)
+		assert.Equal(t, "no command there", w.Status)
+		assert.Equal(t, read.Start, w.SelCmd)
+		w.Key(ebiten.KeyBracketLeft, false)
+		assert.Equal(t, "no command there", w.Status, "none before the first")
+
+		w.Key(ebiten.KeyG, false)
+		require.True(t, w.gotoActive)
+		w.GotoType("1x")
+		w.GotoKey(ebiten.KeyBackspace)
+		w.GotoType("000 ms")
+		w.GotoKey(ebiten.KeyEnter)
+		assert.False(t, w.gotoActive)
+		assert.Equal(t, sched.Second, w.TL.From+w.TL.Span/2, "centred on 1 s")
+		w.Key(ebiten.KeyG, false)
+		w.GotoType("soon")
+		w.GotoKey(ebiten.KeyEnter)
+		assert.Contains(t, w.Status, "go to:")
+		w.Render()
+	})
+}
