@@ -33,6 +33,7 @@ var debugFlags struct {
 	on     bool
 	text   bool
 	script string
+	window bool // --script in the window
 	syms   []string
 	edges  int
 	state  string
@@ -48,9 +49,10 @@ logic-analyser timeline of the bus with decoded phases and commands
 (F5 run/pause, F10 step over, F11 step into, Shift+F11 step out,
 Ctrl+F11 one T-state, F9 breakpoint, F6 next phase, F7 next command, F8 next bus byte, Shift+F7
 next WD1772 command, Shift+F8 next index pulse, F2 speed, Tab types on
-the console). --text is the same debugger as commands on
-this terminal (help lists them); --script FILE runs FILE's commands and
-exits. The built-in ROM's symbols are loaded, and our CP/M's when the
+the console; ':' opens a prompt for every text command). --text is the
+same debugger as commands on this terminal (help lists them); --script
+FILE runs FILE's commands and exits, or with --window runs them in the
+window and keeps it open. The built-in ROM's symbols are loaded, and our CP/M's when the
 default system disk boots; --sym adds symbol files written by lbplus asm
 --sym, or a program of lbplus by name (cpm, backup, diskbench, tapebench).
 docs/DEBUGGER.md has the details.`
@@ -81,6 +83,7 @@ func init() {
 	f.BoolVar(&debugFlags.on, "debug", false, "open the debugger window on the machine (same as lbplus debug)")
 	f.BoolVar(&debugFlags.text, "text", false, "debugger: text front-end on this terminal instead of the window")
 	f.StringVar(&debugFlags.script, "script", "", "debugger: run the commands in `FILE`, print what they show, exit")
+	f.BoolVar(&debugFlags.window, "window", false, "debugger: with --script, run the script in the window and keep it open")
 	f.StringArrayVar(&debugFlags.syms, "sym", nil, "debugger: symbol `FILE` written by lbplus asm --sym, or a program of lbplus: cpm, backup, diskbench, tapebench (repeatable)")
 	f.StringVar(&debugFlags.state, "state-file", "lbplus-debug.state", "debugger window: where F3 saves the machine's state and F4 loads it")
 	f.IntVar(&debugFlags.edges, "record-edges", debugger.DefaultEdges, "debugger: bus edges the signal recorder keeps (16 bytes each)")
@@ -276,7 +279,10 @@ func debugBoard(flags, term *cobra.Command) (err error) {
 	if err := checkRecordEdges(debugFlags.edges); err != nil {
 		return err
 	}
-	if !debugFlags.text && debugFlags.script == "" {
+	if debugFlags.window && (debugFlags.text || debugFlags.script == "") {
+		return errors.New("debug: --window goes with --script (the window is the default without --text)")
+	}
+	if !debugFlags.text && (debugFlags.script == "" || debugFlags.window) {
 		if err := handOffWindow(); err != nil {
 			return err
 		}
@@ -344,7 +350,7 @@ func debugBoard(flags, term *cobra.Command) (err error) {
 		}
 	}
 
-	if debugFlags.text || debugFlags.script != "" {
+	if debugFlags.text || (debugFlags.script != "" && !debugFlags.window) {
 		x := debugger.NewText(d, board, term.OutOrStdout())
 		x.ConsoleOut = func() []byte { p := out; out = nil; return p }
 		if debugFlags.script != "" {

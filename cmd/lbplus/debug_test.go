@@ -21,6 +21,7 @@ func resetDebugFlags(t *testing.T) {
 	resetRunFlags(t)
 	clear := func() {
 		debugFlags.on, debugFlags.text, debugFlags.script, debugFlags.syms = false, false, "", nil
+		debugFlags.window = false
 		debugFlags.edges = debugger.DefaultEdges
 	}
 	clear()
@@ -94,6 +95,8 @@ func TestDebugRejectsBadInput(t *testing.T) {
 		{[]string{"--text", "--sym", bad}, "bad.sym:1:"},
 		{[]string{"--text", "--record-edges", "5"}, "--record-edges 5"},
 		{[]string{"extra"}, "unexpected argument"},
+		{[]string{"--window"}, "debug: --window goes with --script"},
+		{[]string{"--text", "--script", script, "--window"}, "debug: --window goes with --script"},
 	} {
 		resetDebugFlags(t)
 		err := debugCmd.RunE(debugCmd, tt.args)
@@ -103,6 +106,9 @@ func TestDebugRejectsBadInput(t *testing.T) {
 	t.Setenv("WAYLAND_DISPLAY", "")
 	resetDebugFlags(t)
 	assert.ErrorContains(t, debugCmd.RunE(debugCmd, nil), "no display")
+	// A script in the window needs the window.
+	resetDebugFlags(t)
+	assert.ErrorContains(t, debugCmd.RunE(debugCmd, []string{"--script", script, "--window"}), "no display")
 }
 
 // With nothing attached, lbplus debug boots our CP/M from the default

@@ -3,6 +3,9 @@
 package main
 
 import (
+	"cmp"
+	"os"
+
 	"github.com/lbplus/lbplus/debugger"
 	"github.com/lbplus/lbplus/debugger/window"
 	"github.com/lbplus/lbplus/emu"
@@ -10,12 +13,24 @@ import (
 
 // openWindow runs the debugger window on the board (the lbplus-window
 // build: ebiten needs a display as soon as the program starts, so only
-// this build links it). toWindow receives the console callback.
+// this build links it). toWindow receives the console callback. A script
+// (debug --script FILE --window, bench backup --debug --debug-script
+// FILE) runs in the window, its output also on stdout.
 func openWindow(d *debugger.Debugger, board *emu.Board, cfg emu.Config, toWindow *func(byte)) error {
-	w := window.New(d, window.Options{Title: "lbplus debugger - " + cfg.ROMName, Chip: board.NCR5380(),
-		ConsoleIn: board.ConsoleInput, Panels: debugger.DevicePanels(board), StateFile: debugFlags.state,
-		Runner: true})
+	w := window.New(d, window.Options{Title: "lbplus debugger - " + cfg.ROMName, Text: debugger.NewText(d, board, nil),
+		StateFile: debugFlags.state, Runner: true})
 	*toWindow = w.Console
+	if path := cmp.Or(debugFlags.bench, debugFlags.script); path != "" {
+		f, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		err = w.RunScript(f, path, os.Stdout)
+		f.Close()
+		if err != nil {
+			return err
+		}
+	}
 	return window.Run(w)
 }
 
