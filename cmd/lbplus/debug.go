@@ -176,6 +176,7 @@ func benchDebugHook(w io.Writer) func(*emu.Board) {
 	if debugFlags.benchW {
 		return func(b *emu.Board) {
 			d := debugger.ForBoard(b, debugger.NewRecorder(debugger.DefaultEdges))
+			defer d.Detach() // the run goes on to its end undebugged
 			if err := loadProgramSymbols(d.Syms, "backup"); err != nil {
 				fmt.Fprintln(w, "debugger:", err)
 			}
@@ -190,6 +191,7 @@ func benchDebugHook(w io.Writer) func(*emu.Board) {
 	}
 	return func(b *emu.Board) {
 		d := debugger.ForBoard(b, debugger.NewRecorder(0))
+		defer d.Detach() // the run goes on to its end undebugged
 		if err := loadProgramSymbols(d.Syms, "backup"); err != nil {
 			fmt.Fprintln(w, "debugger:", err)
 		}

@@ -327,6 +327,8 @@ func (w *Window) RunScript(r io.Reader, name string, tee io.Writer) error {
 	if err := sc.Err(); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	w.text()
 	w.cmd.script = &script{name: name, lines: lines, tee: tee}
 	w.cmd.open = true
