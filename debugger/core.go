@@ -135,6 +135,9 @@ type Debugger struct {
 	// output latches); nil without a 5380.
 	lost func() uint64
 
+	// dest follows where a DATA IN's bytes go in memory (transfer.go).
+	dest destTrace
+
 	// detach removes the observers New and Attach added (Detach).
 	detach []func()
 }
@@ -232,6 +235,9 @@ func (d *Debugger) checkExec(pc uint16) bool {
 // slowChecks runs the per-instruction conditions: step over/out targets,
 // memory watchpoints and counter probes.
 func (d *Debugger) slowChecks(prevPC, pc uint16) bool {
+	if d.destActive() {
+		d.destStep()
+	}
 	switch d.mode {
 	case stepOver:
 		if pc == d.target && d.m.Regs().SP >= d.sp0 {
@@ -322,6 +328,7 @@ func (d *Debugger) edge(now sched.Time) {
 }
 
 func (d *Debugger) segmentStarted(s *Segment) {
+	d.destPhase(s)
 	switch {
 	case d.mode == stepPhase:
 		d.halt(d.phaseStop("phase", s))
@@ -413,6 +420,7 @@ func (d *Debugger) kind(target int) Kind { return d.Kinds[target] }
 // IO is the machine's I/O observer: every IN and OUT after the device
 // handled it (t is the T-state the I/O cycle starts).
 func (d *Debugger) IO(t uint64, port uint16, v uint8, out bool) {
+	d.destIO(v, out)
 	if c := d.capture; c != nil {
 		kind := "IOR"
 		if out {
@@ -692,6 +700,9 @@ func (d *Debugger) LoadState(r io.Reader, name string) error {
 	}
 	d.leaveCursor()
 	d.Rec.Reset()
+	if d.destActive() { // its command is gone with the recording
+		d.dest.arm, d.dest.done = false, true
+	}
 	d.histN = 0
 	d.curPC = d.PC()
 	return nil
@@ -710,7 +721,7 @@ func (d *Debugger) History(n int) []HistEntry {
 // updateSlow turns the per-instruction checks on only while something
 // needs them, so the hook costs one bitmap test otherwise.
 func (d *Debugger) updateSlow() {
-	d.slow = d.mode == stepOver || d.mode == stepOut || len(d.probes) > 0
+	d.slow = d.mode == stepOver || d.mode == stepOut || len(d.probes) > 0 || d.destActive()
 	for _, bp := range d.bps {
 		if bp.Kind == BreakMem && bp.Enabled && d.memRemove == nil {
 			d.slow = true

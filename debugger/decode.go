@@ -29,15 +29,18 @@ func (s *Segment) FirstBytes() []byte { return s.First[:min(s.Bytes, len(s.First
 // Command is one SCSI command as the bus shows it: the CDB, the data moved
 // and the status and message that ended it.
 type Command struct {
-	Target   int
-	Start    sched.Time // COMMAND phase entered
-	End      sched.Time // bus free after it (0 while in progress)
-	CDB      [12]byte
-	CDBLen   int // bytes received so far
-	DataIn   int
-	DataOut  int
-	Status   int // -1 until the STATUS phase
-	Message  int // -1 until MESSAGE IN
+	Target  int
+	Start   sched.Time // COMMAND phase entered
+	End     sched.Time // bus free after it (0 while in progress)
+	CDB     [12]byte
+	CDBLen  int // bytes received so far
+	DataIn  int
+	DataOut int
+	Status  int // -1 until the STATUS phase
+	Message int // -1 until MESSAGE IN
+	// Memory is where the DATA IN's first byte went in memory (-1: not
+	// known; transfer.go finds it while the command runs).
+	Memory   int32
 	complete bool
 }
 
@@ -106,7 +109,7 @@ func (d *decoder) start(now sched.Time, p scsi.Phase) {
 	s := d.segs.add(Segment{Phase: p, Start: now, Target: d.target})
 	d.cur = s
 	if p == scsi.Command {
-		d.cmd = d.cmds.add(Command{Target: d.target, Start: now, Status: -1, Message: -1})
+		d.cmd = d.cmds.add(Command{Target: d.target, Start: now, Status: -1, Message: -1, Memory: -1})
 	}
 	if d.l != nil {
 		d.l.segmentStarted(s)

@@ -33,8 +33,26 @@ type scsiPanel struct {
 	b   *emu.Board
 }
 
-func (p scsiPanel) Title() string   { return p.dev.PanelTitle(p.id) }
-func (p scsiPanel) Lines() []string { return p.dev.PanelLines(p.b.Now()) }
+func (p scsiPanel) Title() string { return p.dev.PanelTitle(p.id) }
+
+// Lines are the target's own lines, then for a disk whose platters turn
+// (scsidev.Rotating) each platter's angle, the time to the next index and
+// the block under the head.
+func (p scsiPanel) Lines() []string {
+	now := p.b.Now()
+	out := p.dev.PanelLines(now)
+	if r, ok := p.dev.(scsidev.Rotating); ok {
+		for _, pl := range r.Platters(now) {
+			under := "no block"
+			if pl.LBA >= 0 {
+				under = fmt.Sprintf("LBA %d", pl.LBA)
+			}
+			out = append(out, fmt.Sprintf("LUN %d platter %5.1f deg, index in %s, head over %s", pl.LUN, pl.Angle,
+				FormatDuration(pl.ToIndex), under))
+		}
+	}
+	return out
+}
 
 type fdcPanel struct{ b *emu.Board }
 

@@ -44,6 +44,8 @@ func TestDevicePanels(t *testing.T) {
 	text := func(p Panel) string { return p.Title() + "\n" + strings.Join(p.Lines(), "\n") }
 	assert.Contains(t, text(panels[0]), "ACB-4000 at SCSI ID 0")
 	assert.Contains(t, text(panels[0]), "READ LBA 0 x1")
+	// The platter's line (scsidev.Rotating): angle, next index, block.
+	assert.Regexp(t, `\nLUN 0 platter +[0-9.]+ deg, index in [0-9.]+ ms, head over LBA [0-9]+$`, text(panels[0]))
 	assert.Contains(t, text(panels[1]), "MCD-403 at SCSI ID 1")
 	assert.Contains(t, text(panels[1]), "repositions 0")
 	assert.Contains(t, text(panels[1]), "\nstopped\ntrack 0")

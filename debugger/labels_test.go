@@ -146,7 +146,6 @@ func TestTimelineShowAndWalk(t *testing.T) {
 	require.True(t, tl.Follow)
 	tl.Show(c.Start, c.End)
 	assert.False(t, tl.Follow)
-	assert.Equal(t, "frozen", tl.Following())
 	assert.Equal(t, c.End-c.Start+(c.End-c.Start)/2, tl.Span, "the command fills two thirds")
 	mid := c.Start + (c.End-c.Start)/2
 	assert.InDelta(t, float64(mid), float64(tl.From+tl.Span/2), 1, "centred")

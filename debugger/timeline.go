@@ -95,15 +95,6 @@ func (tl *Timeline) Show(start, end sched.Time) {
 	tl.Center(mid)
 }
 
-// Following says what the window does while the machine runs: "following"
-// the present, or "frozen" where the user put it.
-func (tl *Timeline) Following() string {
-	if tl.Follow {
-		return "following"
-	}
-	return "frozen"
-}
-
 // TimeAt is the time at x of a view width wide.
 func (tl *Timeline) TimeAt(x, width int) sched.Time {
 	return tl.From + sched.Time(float64(tl.Span)*float64(x)/float64(width))

@@ -25,12 +25,7 @@ func (w *Window) drawBus(c *canvas) {
 	}
 	for i, s := range debugger.Rows[:9] {
 		x := busArea.Min.X + 6 + i*42
-		col := colOff
-		if sig&s != 0 {
-			col = colOn
-		}
-		rect(c, image.Rect(x, busArea.Min.Y+20, x+40, busArea.Min.Y+35), col)
-		print(c, x+4, busArea.Min.Y+20, s.Name(), colBG)
+		lamp(c, image.Rect(x, busArea.Min.Y+20, x+40, busArea.Min.Y+35), 4, s.Name(), sig&s != 0)
 	}
 	print(c, busArea.Min.X+6+9*42+4, busArea.Min.Y+20, fmt.Sprintf("DB %02X", data), colData)
 	extra := ""

@@ -27,12 +27,7 @@ func (w *Window) drawChip(c *canvas) {
 			if n == "" {
 				continue
 			}
-			col := colOff
-			if r.Set(7 - b) {
-				col = colOn
-			}
-			rect(c, image.Rect(x, y, x+32, y+15), col)
-			print(c, x+2, y, n, colBG)
+			lamp(c, image.Rect(x, y, x+32, y+15), 2, n, r.Set(7-b))
 		}
 	}
 }

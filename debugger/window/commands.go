@@ -147,8 +147,12 @@ func (w *Window) clickList(y int) {
 // SelectCommand makes c the selected command (the transfer panel's) and
 // shows it whole in the middle of the timeline.
 func (w *Window) SelectCommand(c debugger.Command) {
-	w.SelCmd, w.selSeg = c.Start, 0
+	w.SelCmd, w.selSeg, w.xferScroll = c.Start, 0, 0
 	w.viewMoved = true
+	// The memory panel follows the transfer's destination.
+	if c.Memory >= 0 {
+		w.MemAddr = uint16(c.Memory) &^ 0xF
+	}
 	end := c.End
 	if end == 0 {
 		end = w.d.Machine().Now()

@@ -45,12 +45,15 @@ func (w *Window) drawDis(c *canvas) {
 			fmt.Fprintf(&hex, "%02X", b)
 		}
 		col := colText
+		n := chars(disArea.Dx() - 26)
 		if l.Label != "" {
-			print(c, disArea.Min.X+20, y, fmt.Sprintf("%04X %-8s %s:", l.Addr, hex.String(), l.Label), colTitle)
-			y2 := disArea.Min.X + 20 + int(charW*float64(15+len(l.Label)+2))
-			print(c, y2, y, l.Text, col)
+			head := cut(fmt.Sprintf("%04X %-8s %s:", l.Addr, hex.String(), l.Label), n)
+			print(c, disArea.Min.X+20, y, head, colTitle)
+			if rest := n - len(head) - 2; rest > 0 {
+				print(c, disArea.Min.X+20+int(charW*float64(len(head)+2)), y, cut(l.Text, rest), col)
+			}
 			continue
 		}
-		print(c, disArea.Min.X+20, y, fmt.Sprintf("%04X %-8s   %s", l.Addr, hex.String(), l.Text), col)
+		print(c, disArea.Min.X+20, y, cut(fmt.Sprintf("%04X %-8s   %s", l.Addr, hex.String(), l.Text), n), col)
 	}
 }

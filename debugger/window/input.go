@@ -84,8 +84,7 @@ func (w *Window) Key(k ebiten.Key, shift bool) {
 			return
 		}
 		w.Status = "loaded " + path + ": " + debugger.FormatTime(d.Machine().Now())
-		w.TL.Follow = true
-		w.TL.Update(d.Machine().Now())
+		w.follow()
 	case ebiten.KeyF6:
 		w.step(d.StepPhase)
 	case ebiten.KeyF7:
@@ -113,9 +112,7 @@ func (w *Window) Key(k ebiten.Key, shift bool) {
 		w.viewMoved = true
 		w.TL.Pan(0.25)
 	case ebiten.KeyHome:
-		w.viewMoved = false
-		w.TL.Follow = true
-		w.TL.Update(d.Machine().Now())
+		w.follow()
 	case ebiten.KeyBracketRight:
 		w.stepCommand(1)
 	case ebiten.KeyBracketLeft:
@@ -227,6 +224,12 @@ func (w *Window) Wheel(p image.Point, dy float64) {
 		w.viewMoved = true
 		w.TL.Follow = false
 		w.TL.Zoom(f, w.TL.TimeAt(p.X-x0, tw))
+	case p.In(transferArea):
+		step := 3
+		if dy > 0 {
+			step = -3
+		}
+		w.xferScroll = max(0, w.xferScroll+step)
 	case p.In(cmdsArea):
 		step := 3
 		if dy < 0 {
@@ -252,7 +255,7 @@ func (w *Window) Click(p image.Point, right, shift bool) {
 		row := (y - memArea.Min.Y - 18) / lineH
 		col := int(float64(x-memArea.Min.X-6) / charW)
 		for j := 0; j < 16; j++ {
-			if row >= 0 && row < memRows && col >= memCol(j) && col < memCol(j)+2 {
+			if row >= 0 && row < memRows() && col >= memCol(j) && col < memCol(j)+2 {
 				w.EditMemory(w.MemAddr + uint16(16*row+j))
 			}
 		}

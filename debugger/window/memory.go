@@ -19,7 +19,7 @@ func (w *Window) drawMem(c *canvas) {
 		title = fmt.Sprintf("Memory: editing %04Xh (hex digits, arrows, Esc)", w.MemCursor)
 	}
 	panel(c, memArea, title)
-	for i := 0; i < memRows; i++ {
+	for i := 0; i < memRows(); i++ {
 		a := w.MemAddr + uint16(16*i)
 		var hex, asc strings.Builder
 		for j := 0; j < 16; j++ {
@@ -45,12 +45,12 @@ func (w *Window) drawMem(c *canvas) {
 }
 
 // memRows is how many lines the memory panel shows.
-var memRows = (memArea.Dy() - 22) / lineH
+func memRows() int { return (memArea.Dy() - 22) / lineH }
 
 // EditMemory starts editing memory at addr (a click on its byte).
 func (w *Window) EditMemory(addr uint16) {
 	w.MemEdit, w.MemCursor, w.memNibble = true, addr, 0
-	if addr < w.MemAddr || addr >= w.MemAddr+uint16(16*memRows) {
+	if addr < w.MemAddr || addr >= w.MemAddr+uint16(16*memRows()) {
 		w.MemAddr = addr &^ 0xF
 	}
 }

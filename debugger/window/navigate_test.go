@@ -5,6 +5,7 @@ package window
 import (
 	"image"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -73,6 +74,7 @@ func TestWindowCommandList(t *testing.T) {
 		read := bootRead(t, w)
 		w.Render()
 		assert.True(t, w.TL.Follow, "a window nobody moved follows the present")
+		assert.Equal(t, "following", w.following())
 		row, ok := w.CommandRow(read.Start)
 		require.True(t, ok, "the READ is listed")
 		w.Click(centre(row), false, false)
@@ -80,7 +82,8 @@ func TestWindowCommandList(t *testing.T) {
 		mid := read.Start + (read.End-read.Start)/2
 		assert.InDelta(t, float64(mid), float64(w.TL.From+w.TL.Span/2), float64(w.TL.Span)/1000, "the command is centred")
 		assert.Less(t, read.End-read.Start, w.TL.Span, "and fits")
-		assert.Equal(t, "frozen", w.TL.Following())
+		assert.Equal(t, "frozen", w.following())
+		assert.False(t, w.TL.Follow)
 		got = grab(w.Render())
 
 		// Its phases are listed under it; a click on DATA IN shows it.
@@ -102,13 +105,15 @@ func TestWindowCommandList(t *testing.T) {
 		w.SetSpeed(Realtime)
 		w.Tick()
 		assert.Equal(t, from, w.TL.From, "frozen while running")
+		assert.Equal(t, "frozen", w.following())
 		w.Key(ebiten.KeyHome, false)
 		w.Tick()
 		assert.True(t, w.TL.Follow)
+		assert.Equal(t, "following", w.following())
 		assert.Equal(t, w.d.Machine().Now(), w.TL.To(), "following the present")
 		w.SetSpeed(Paused)
 	})
-	screenshotPanels(t, got, filepath.Join("testdata", "commands.png"), "timeline", "commands")
+	screenshotPanels(t, got, filepath.Join("testdata", "commands.png"), "timeline", "commands", "transfer", "memory")
 }
 
 // [ and ] walk the commands, G goes to a time.
@@ -139,4 +144,70 @@ func TestWindowCommandKeysAndGoTo(t *testing.T) {
 		assert.Contains(t, w.Status, "go to:")
 		w.Render()
 	})
+}
+
+// The transfer panel of the boot's READ(6): the CDB in hex beside its
+// decoding, each phase's bytes and REQ/ACK statistics, and the memory
+// panel at the sector's destination.
+func TestWindowTransferPanel(t *testing.T) {
+	w, b := newWindow(t)
+	onGame(func() {
+		read := bootRead(t, w)
+		w.Render()
+		row, ok := w.CommandRow(read.Start)
+		require.True(t, ok)
+		w.Click(centre(row), false, false)
+		assert.Equal(t, uint16(0x9000), w.MemAddr, "the memory panel follows the DATA IN")
+		var text []string
+		for _, l := range w.transferLines(200) {
+			text = append(text, l.s)
+		}
+		all := strings.Join(text, "\n")
+		assert.Contains(t, all, "CDB 08 00 00 00 01 00   READ(6) LUN 0 LBA 0 blocks 1")
+		assert.Contains(t, all, "DATA IN to 9000h")
+		assert.Contains(t, all, "COMMAND: 6 bytes")
+		assert.Contains(t, all, "DATA IN: 512 bytes")
+		assert.Regexp(t, `DATA IN: 512 bytes, [0-9.]+ ms\n  REQ-ACK min [0-9.]+ us mean [0-9.]+ us max [0-9.]+ us \(512\)\n  ACK-REQ min [0-9.]+ us mean [0-9.]+ us max [0-9.]+ us \(511\)\n  0000  6C 6C`, all)
+		assert.Contains(t, all, "  01F0  6C 6C 6C 6C 6C 6C 6C 6C 6C 6C 6C 6C 6C 6C 6C 6C\nSTATUS: 1 bytes", "the whole sector is dumped")
+		assert.Equal(t, b.Peek(0x9000), byte(0x6C))
+		// The wheel scrolls the dump; the panel keeps its last page.
+		before := w.xferScroll
+		w.Wheel(centre(transferArea), -1)
+		w.Render()
+		assert.Greater(t, w.xferScroll, before)
+		for i := 0; i < 100; i++ {
+			w.Wheel(centre(transferArea), -1)
+		}
+		w.Render()
+		rows := (transferArea.Dy() - 22) / lineH
+		assert.Equal(t, len(w.transferLines(chars(transferArea.Dx()-12)))-rows, w.xferScroll)
+	})
+}
+
+// ebiten's Layout makes the canvas the window's size, down to the
+// smallest one the panels are laid out for.
+func TestWindowLayoutFollowsTheWindow(t *testing.T) {
+	w, _ := newWindow(t)
+	onGame(func() {
+		gw, gh := w.Layout(1280, 800)
+		assert.Equal(t, [2]int{1280, 800}, [2]int{gw, gh})
+		assert.Equal(t, 1280-gap, Areas()["transfer"].Max.X)
+		assert.Equal(t, image.Pt(1280, 800), w.Render().Bounds().Size())
+		gw, gh = w.Layout(800, 600)
+		assert.Equal(t, [2]int{MinWidth, MinHeight}, [2]int{gw, gh})
+	})
+}
+
+// The window opens whole on the screen: at its default size where that
+// fits, within nine tenths of a smaller screen (1280x800 clipped it).
+func TestOpenSize(t *testing.T) {
+	for _, tc := range []struct{ sw, sh, w, h int }{
+		{1920, 1080, Width, Height},
+		{1280, 800, 1152, 720},
+		{1366, 768, 1229, 691},
+		{0, 0, Width, Height},
+	} {
+		w, h := openSize(tc.sw, tc.sh)
+		assert.Equal(t, [2]int{tc.w, tc.h}, [2]int{w, h}, "screen %dx%d", tc.sw, tc.sh)
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/lbplus/lbplus/debugger"
+	"github.com/lbplus/lbplus/z80host"
 )
 
 func (w *Window) drawRegs(c *canvas) {
@@ -19,19 +20,38 @@ func (w *Window) drawRegs(c *canvas) {
 	}
 	lines := strings.Split(debugger.RegsText(r), "\n")
 	lines[0], _, _ = strings.Cut(lines[0], "  F=") // the flags are lamps below
-	for i, l := range lines {
-		print(c, regsArea.Min.X+6, regsArea.Min.Y+18+i*lineH, l, colText)
+	y := regsArea.Min.Y + 18
+	for _, l := range regsLines(lines, chars(regsArea.Dx()-12)) {
+		print(c, regsArea.Min.X+6, y, l, colText)
+		y += lineH
 	}
 	// Flags as lamps.
 	x := regsArea.Min.X + 6
-	y := regsArea.Min.Y + 18 + 2*lineH + 2
+	y += 2
 	for i, n := range "SZYHXPNC" {
 		on := uint8(r.AF)&(0x80>>i) != 0
-		col := colOff
+		col, tc := colOff, colOffText
 		if on {
-			col = colOn
+			col, tc = colOn, colBG
 		}
 		rect(c, image.Rect(x+i*22, y, x+i*22+18, y+12), col)
-		print(c, x+i*22+5, y-2, string(n), colBG)
+		print(c, x+i*22+5, y-2, string(n), tc)
 	}
+}
+
+// regsLines are the register lines wrapped to n characters.
+func regsLines(lines []string, n int) []string {
+	var out []string
+	for _, l := range lines {
+		out = append(out, wrap(l, n)...)
+	}
+	return out
+}
+
+// regsHeight is the CPU panel's height at a width: its lines wrapped,
+// then the lamps.
+func regsHeight(width int) int {
+	lines := strings.Split(debugger.RegsText(z80host.Regs{}), "\n")
+	lines[0], _, _ = strings.Cut(lines[0], "  F=")
+	return 18 + len(regsLines(lines, chars(width-12)))*lineH + 18
 }

@@ -6,6 +6,8 @@ import (
 	"bytes"
 	"image"
 	"image/color"
+	"math"
+	"strings"
 
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
 	"golang.org/x/image/font/gofont/gomono"
@@ -13,21 +15,72 @@ import (
 	"github.com/lbplus/lbplus/scsi"
 )
 
-// The panels' places on the canvas.
+// The panels' places on the canvas, set by setLayout for the window's
+// size (one window a process: the areas are the window's being drawn).
 var (
-	topArea      = image.Rect(0, 0, Width, 24)
-	regsArea     = image.Rect(4, 28, 520, 92)
-	disArea      = image.Rect(4, 96, 520, 440)
-	stackArea    = image.Rect(4, 444, 520, 580)
-	chipArea     = image.Rect(524, 28, 1000, 190)
-	busArea      = image.Rect(524, 194, 1000, 250)
-	memArea      = image.Rect(524, 254, 1000, 384)
-	panelsArea   = image.Rect(524, 388, 1000, 580)
-	consoleArea  = image.Rect(1004, 28, Width-4, 440)
-	statusArea   = image.Rect(1004, 444, Width-4, 580)
-	timelineArea = image.Rect(4, 584, 1000, Height-4)
-	cmdsArea     = image.Rect(1004, 584, Width-4, Height-4)
+	topArea, regsArea, disArea, stackArea, chipArea, busArea, memArea, panelsArea image.Rectangle
+	consoleArea, statusArea, timelineArea, cmdsArea, transferArea                 image.Rectangle
 )
+
+// Smallest canvas the panels are laid out for; a smaller window shows
+// this canvas scaled down.
+const (
+	MinWidth  = 1024
+	MinHeight = 700
+)
+
+// Fixed sizes of the panels whose content does not stretch: the CPU's
+// three lines and lamps, the 5380's seven registers bit by bit, the bus
+// lamps; and the widths the 5380's bit lamps and the console's 80
+// columns want.
+const (
+	gap          = 4
+	consoleLineH = 16
+	topH         = 24
+	chipH        = 162
+	busH         = 56
+	chipW        = 476
+	consoleW80   = 592
+)
+
+// setLayout places every panel on a canvas of width x height pixels:
+// the CPU, disassembly and stack on the left, the 5380, bus, memory and
+// devices in the middle, the console and stop panel on the right, and
+// under them the timeline beside the command list and the transfer
+// panel. Panels grow with the canvas and text reflows into them; none
+// overlaps another (TestLayout).
+func setLayout(width, height int) {
+	width, height = max(width, MinWidth), max(height, MinHeight)
+	topArea = image.Rect(0, 0, width, topH)
+	// The bottom band: timeline | commands over transfer.
+	hb := min(max(height*2/5, 300), 480)
+	bandY := height - gap - hb
+	wd := min(max(width*32/100, 420), 620)
+	timelineArea = image.Rect(gap, bandY, width-wd-2*gap, height-gap)
+	cmdsArea = image.Rect(width-wd-gap, bandY, width-gap, bandY+hb*2/5)
+	transferArea = image.Rect(width-wd-gap, cmdsArea.Max.Y+gap, width-gap, height-gap)
+	// The upper band's three columns: the middle one is as wide as the
+	// 5380's lamps; the right one takes what the console's 80 columns
+	// want when there is room, the left one the rest.
+	y0, y1 := topH+gap, bandY-gap
+	rest := width - chipW - 4*gap
+	wc := min(consoleW80, rest*55/100)
+	wa := rest - wc
+	xa, xb, xc := gap, 2*gap+wa, 3*gap+wa+chipW
+	regsArea = image.Rect(xa, y0, xa+wa, y0+regsHeight(wa))
+	stackH := min(136, (y1-y0)/4)
+	stackArea = image.Rect(xa, y1-stackH, xa+wa, y1)
+	disArea = image.Rect(xa, regsArea.Max.Y+gap, xa+wa, stackArea.Min.Y-gap)
+	chipArea = image.Rect(xb, y0, xb+chipW, y0+chipH)
+	busArea = image.Rect(xb, chipArea.Max.Y+gap, xb+chipW, chipArea.Max.Y+gap+busH)
+	left := y1 - busArea.Max.Y - 2*gap
+	memH := min(22+8*lineH, left*2/5)
+	memArea = image.Rect(xb, busArea.Max.Y+gap, xb+chipW, busArea.Max.Y+gap+memH)
+	panelsArea = image.Rect(xb, memArea.Max.Y+gap, xb+chipW, y1)
+	statusH := max(100, (y1-y0)/4)
+	consoleArea = image.Rect(xc, y0, xc+wc, min(y0+24+24*consoleLineH, y1-statusH-gap))
+	statusArea = image.Rect(xc, consoleArea.Max.Y+gap, xc+wc, y1)
+}
 
 // Areas names every panel's rectangle (the screenshot tests crop them).
 func Areas() map[string]image.Rectangle {
@@ -35,7 +88,7 @@ func Areas() map[string]image.Rectangle {
 		"top": topArea, "regs": regsArea, "disasm": disArea, "stack": stackArea, "ncr5380": chipArea,
 		"bus": busArea, "memory": memArea, "devices": panelsArea, "console": consoleArea,
 		"breakpoints": statusArea, "timeline": timelineArea,
-		"commands": cmdsArea,
+		"commands": cmdsArea, "transfer": transferArea,
 	}
 }
 
@@ -49,14 +102,17 @@ var (
 	colTitle  = color.RGBA{0x8c, 0xb4, 0xff, 0xff}
 	colOn     = color.RGBA{0x5c, 0xe0, 0x7a, 0xff}
 	colOff    = color.RGBA{0x3a, 0x40, 0x4a, 0xff}
-	colPC     = color.RGBA{0x33, 0x4a, 0x2a, 0xff}
-	colBreak  = color.RGBA{0xe0, 0x4c, 0x4c, 0xff}
-	colSel    = color.RGBA{0x2c, 0x34, 0x48, 0xff}
-	colCurA   = color.RGBA{0xff, 0xd0, 0x40, 0xff}
-	colCurB   = color.RGBA{0x40, 0xd8, 0xff, 0xff}
-	colWave   = color.RGBA{0x6c, 0xe8, 0x8c, 0xff}
-	colData   = color.RGBA{0xe8, 0xc8, 0x6c, 0xff}
-	colHigh   = color.RGBA{0x24, 0x4a, 0x30, 0xff}
+	// colOffText labels a lamp that is off: light on its dark grey, as
+	// readable as an on lamp's dark label on its green (TestLampContrast).
+	colOffText = color.RGBA{0xb8, 0xc0, 0xcc, 0xff}
+	colPC      = color.RGBA{0x33, 0x4a, 0x2a, 0xff}
+	colBreak   = color.RGBA{0xe0, 0x4c, 0x4c, 0xff}
+	colSel     = color.RGBA{0x2c, 0x34, 0x48, 0xff}
+	colCurA    = color.RGBA{0xff, 0xd0, 0x40, 0xff}
+	colCurB    = color.RGBA{0x40, 0xd8, 0xff, 0xff}
+	colWave    = color.RGBA{0x6c, 0xe8, 0x8c, 0xff}
+	colData    = color.RGBA{0xe8, 0xc8, 0x6c, 0xff}
+	colHigh    = color.RGBA{0x24, 0x4a, 0x30, 0xff}
 )
 
 var phaseColors = map[scsi.Phase]color.RGBA{
@@ -92,17 +148,63 @@ func rect(dst *canvas, r image.Rectangle, c color.Color) {
 func panel(dst *canvas, r image.Rectangle, title string) {
 	rect(dst, r, colPanel)
 	dst.strokeRect(float32(r.Min.X)+0.5, float32(r.Min.Y)+0.5, float32(r.Dx())-1, float32(r.Dy())-1, 1, colBorder, false)
-	print(dst, r.Min.X+6, r.Min.Y+2, title, colTitle)
+	print(dst, r.Min.X+6, r.Min.Y+2, cut(title, chars(r.Dx()-12)), colTitle)
 }
 
+// lamp is a labelled lamp: green with a dark label when on, grey with a
+// light one when off (the label dx pixels in).
+func lamp(dst *canvas, r image.Rectangle, dx int, label string, on bool) {
+	col, tc := colOff, colOffText
+	if on {
+		col, tc = colOn, colBG
+	}
+	rect(dst, r, col)
+	print(dst, r.Min.X+dx, r.Min.Y, label, tc)
+}
+
+// textW is the width of s in pixels.
+func textW(s string) int { return int(math.Ceil(float64(len(s)) * charW)) }
+
+// chars is how many characters fit in px pixels.
+func chars(px int) int { return max(0, int(float64(px)/charW)) }
+
+// wrap breaks s into lines of at most n characters at spaces, never
+// between a number and its unit ("50976.000 us"); a word longer than a
+// line is cut.
 func wrap(s string, n int) []string {
+	if n < 1 {
+		return nil
+	}
 	var out []string
-	for len(s) > n && n > 0 {
-		out = append(out, s[:n])
-		s = s[n:]
+	for len(s) > n {
+		cut := -1
+		for i := n; i > 0; i-- {
+			if s[i] == ' ' && !unitAt(s[i+1:]) {
+				cut = i
+				break
+			}
+		}
+		if cut <= 0 {
+			out = append(out, s[:n])
+			s = s[n:]
+			continue
+		}
+		out = append(out, strings.TrimRight(s[:cut], " "))
+		s = strings.TrimLeft(s[cut:], " ")
 	}
 	if s != "" {
 		out = append(out, s)
 	}
 	return out
+}
+
+// unitAt reports whether s starts with a time unit word (what follows a
+// number the formatters print).
+func unitAt(s string) bool {
+	for _, u := range []string{"ps", "ns", "us", "ms", "s"} {
+		if strings.HasPrefix(s, u) && (len(s) == len(u) || s[len(u)] == ' ' || s[len(u)] == ',' || s[len(u)] == ')') {
+			return true
+		}
+	}
+	return false
 }

@@ -33,13 +33,16 @@ func (w *Window) drawTimeline(c *canvas) {
 	panel(c, r, title)
 	// Following the present (green) or frozen where the user put it.
 	stateCol := colOn
-	if !tl.Follow {
+	if w.viewMoved {
 		stateCol = colCurA
 	}
+	room := chars(r.Dx()-12) - len(title) - 2
 	sx := r.Min.X + 6 + int(charW*float64(len(title)+2))
-	print(c, sx, r.Min.Y+2, tl.Following(), stateCol)
-	if w.gotoActive {
-		print(c, sx+int(charW*float64(len(tl.Following())+3)), r.Min.Y+2, "go to time: "+w.gotoText+"_", colText)
+	if room >= len(w.following()) {
+		print(c, sx, r.Min.Y+2, w.following(), stateCol)
+	}
+	if room -= len(w.following()) + 3; w.gotoActive && room > 0 {
+		print(c, sx+int(charW*float64(len(w.following())+3)), r.Min.Y+2, cut("go to time: "+w.gotoText+"_", room), colText)
 	}
 	x0, tw := timelineView()
 	rowH := timelineRowH()
@@ -146,5 +149,5 @@ func (w *Window) drawTimeline(c *canvas) {
 		print(c, r.Min.X+6, ym, fmt.Sprintf("A %s   B %s   B-A %s", debugger.FormatTime(tl.A), debugger.FormatTime(tl.B),
 			debugger.FormatDuration(tl.Delta())), colText)
 	}
-	print(c, r.Min.X+6, ym+lineH, "wheel/+/- zoom  arrows pan  [ ] command  G go to time  Home follow  click: A, right: B", colDim)
+	print(c, r.Min.X+6, ym+lineH, cut("wheel/+/- zoom  arrows pan  [ ] command  G go to time  Home follow  click: A, right: B", chars(r.Dx()-12)), colDim)
 }

@@ -31,7 +31,8 @@ import (
 	"github.com/lbplus/lbplus/sched"
 )
 
-// Size of the window's canvas in pixels.
+// Size of the window's canvas in pixels when it opens on a screen with
+// room for it (Run fits it to smaller screens; a resized window reflows).
 const (
 	Width  = 1600
 	Height = 920
@@ -128,6 +129,8 @@ type Window struct {
 	rateAt sched.Time
 	mouseX int
 	mouseY int
+	// The canvas's size (Layout: the window's; the panels reflow).
+	width, height int
 
 	// SelCmd is the start of the selected SCSI command (0: none), the
 	// one the command list opens and the transfer panel lays open;
@@ -146,6 +149,10 @@ type Window struct {
 	// The go-to-time prompt (G): typed text, Enter goes, Esc leaves.
 	gotoActive bool
 	gotoText   string
+	// xferScroll is the transfer panel's first line shown; xfer the
+	// selected command laid open, kept while it cannot change.
+	xferScroll int
+	xfer       debugger.CommandTransfer
 	// cmd is the command line and its pane (prompt.go).
 	cmd commandLine
 }
@@ -153,9 +160,31 @@ type Window struct {
 // New returns a paused window on d.
 func New(d *debugger.Debugger, opt Options) *Window {
 	opt = opt.withText() // prompt.go
-	return &Window{d: d, opt: opt, TL: debugger.NewTimeline(d.Machine().Now(), 200*sched.Microsecond),
+	w := &Window{d: d, opt: opt, TL: debugger.NewTimeline(d.Machine().Now(), 200*sched.Microsecond),
 		Term: NewTerminal(80, 24), MemAddr: 0x8000, dirty: true}
+	w.Resize(Width, Height)
+	return w
 }
+
+// Resize lays the panels out for a canvas of width x height pixels (at
+// least MinWidth x MinHeight): panels grow or shrink and their text
+// reflows; nothing is scaled.
+func (w *Window) Resize(width, height int) {
+	width, height = max(width, MinWidth), max(height, MinHeight)
+	if width == w.width && height == w.height {
+		return
+	}
+	w.width, w.height = width, height
+	setLayout(width, height)
+	if w.img != nil {
+		w.img.Deallocate()
+		w.img = nil
+	}
+	w.dirty = true
+}
+
+// Size is the canvas's size.
+func (w *Window) Size() (width, height int) { return w.width, w.height }
 
 // Console takes the machine's terminal output (the board's ConsoleOut).
 func (w *Window) Console(b byte) {
@@ -172,9 +201,14 @@ func (w *Window) SetSpeed(s Speed) { w.speed = s }
 // Frames counts Update calls.
 func (w *Window) Frames() uint64 { return w.frames }
 
-// Run opens the window and runs until it is closed.
+// Run opens the window and runs until it is closed. It opens at Width x
+// Height, or at nine tenths of a smaller screen.
 func Run(w *Window) error {
-	ebiten.SetWindowSize(Width, Height)
+	var sw, sh int
+	if mon := ebiten.Monitor(); mon != nil {
+		sw, sh = mon.Size()
+	}
+	ebiten.SetWindowSize(openSize(sw, sh))
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
 	title := w.opt.Title
 	if title == "" {
@@ -192,8 +226,25 @@ func Run(w *Window) error {
 	return err
 }
 
-// Layout fixes the canvas size; ebiten scales it to the window.
-func (w *Window) Layout(int, int) (int, int) { return Width, Height }
+// openSize is the window's size on a screen of sw x sh (0: unknown):
+// Width x Height, or nine tenths of a smaller screen.
+func openSize(sw, sh int) (width, height int) {
+	width, height = Width, Height
+	if sw > 0 && sh > 0 {
+		width, height = min(width, sw*9/10), min(height, sh*9/10)
+	}
+	return width, height
+}
+
+// Layout makes the canvas the window's size (in device-independent
+// pixels): a resized window reflows its panels. Below MinWidth x
+// MinHeight the canvas stays at that and ebiten scales it down.
+func (w *Window) Layout(outsideWidth, outsideHeight int) (int, int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.Resize(outsideWidth, outsideHeight)
+	return w.width, w.height
+}
 
 // Update handles input and runs the machine for one frame.
 func (w *Window) Update() error {
@@ -347,8 +398,24 @@ func (w *Window) step(f func() (*debugger.Stop, error)) {
 		return
 	}
 	w.stopped(st)
+	w.follow()
+}
+
+// follow puts the timeline back to following the present (Home, a step,
+// a state loaded): the user's view is given up.
+func (w *Window) follow() {
+	w.viewMoved = false
 	w.TL.Follow = true
 	w.TL.Update(w.d.Machine().Now())
+}
+
+// following is the timeline's state as its title shows it: "following"
+// the present while the machine runs, or "frozen" where the user put it.
+func (w *Window) following() string {
+	if w.viewMoved {
+		return "frozen"
+	}
+	return "following"
 }
 
 // TStep moves the T-state cursor one T-state (Ctrl+F11): the panels show
@@ -391,7 +458,7 @@ func (w *Window) Draw(screen *ebiten.Image) {
 // display list is built with the lock held, then painted without it.
 func (w *Window) Render() *ebiten.Image {
 	if w.img == nil {
-		w.img = ebiten.NewImage(Width, Height)
+		w.img = ebiten.NewImage(w.width, w.height)
 	}
 	w.mu.Lock()
 	w.build()
@@ -417,4 +484,5 @@ func (w *Window) build() {
 	w.drawPrompt(c)
 	w.drawTimeline(c)
 	w.drawCommands(c)
+	w.drawTransfer(c)
 }

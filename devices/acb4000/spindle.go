@@ -68,6 +68,12 @@ func (s spindle) nextSlot(slot int, t sched.Time) uint64 {
 // angle returns the physical slot under the head at t and how far into it
 // the head is (for reports and tests).
 func (s spindle) angle(t sched.Time) (slot int, into sched.Time) {
+	k := s.slotAt(t)
+	return int(k % uint64(s.n)), t - s.boundary(k)
+}
+
+// slotAt is the absolute count of the slot under the head at t.
+func (s spindle) slotAt(t sched.Time) uint64 {
 	rel := t + s.phase
 	if rel < 0 {
 		rel = 0
@@ -79,7 +85,16 @@ func (s spindle) angle(t sched.Time) (slot int, into sched.Time) {
 	for k > 0 && s.boundary(k) > t {
 		k--
 	}
-	return int(k % uint64(s.n)), t - s.boundary(k)
+	return k
+}
+
+// index returns the time since the index last passed the head at t and
+// the time until it passes next (their sum is a revolution, exact to the
+// picosecond at every turn).
+func (s spindle) index(t sched.Time) (since, until sched.Time) {
+	k := s.slotAt(t)
+	first := k - k%uint64(s.n)
+	return t - s.boundary(first), s.boundary(first+uint64(s.n)) - t
 }
 
 // seekCurve is t(d) = a + b*sqrt(d) for a move of d >= 1 cylinders, through

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/lbplus/lbplus/sched"
 )
@@ -62,4 +63,40 @@ func TestInterleaveLayout(t *testing.T) {
 		}
 	}
 	assert.Equal(t, []int{0, 3, 6, 9, 12, 15, 1, 4, 7, 10, 13, 16, 2, 5, 8, 11, 14}, Interleave(17, 3))
+}
+
+// Platters tells where each platter is: degrees past the index, the time
+// to the next index, and the block whose slot is under the head (through
+// the 3:1 layout, on the cylinder the last command left the head on).
+func TestPlatters(t *testing.T) {
+	p := DefaultParams()
+	p.IndexPhase = 5 * sched.Millisecond
+	r := newRig(t, rigOpts{params: &p})
+	st, _ := r.run(t, []byte{0x08, 0, 0, 40, 1, 0}, nil) // LBA 40: cylinder 1, head 0, sector 6
+	require.Equal(t, 0, st)
+	d := r.c.drives[0]
+	rev := d.spin.revolution()
+	now := r.s.Now()
+	ps := r.c.Platters(now)
+	require.Len(t, ps, 1, "one drive")
+	assert.Equal(t, 1, ps[0].Cyl)
+	assert.Equal(t, 0, ps[0].Head)
+	assert.GreaterOrEqual(t, ps[0].Angle, 0.0)
+	assert.Less(t, ps[0].Angle, 360.0)
+	assert.InDelta(t, float64(rev)*(360-ps[0].Angle)/360, float64(ps[0].ToIndex), float64(sched.Nanosecond))
+
+	// Just after the start of logical sector 6's slot the head is over
+	// block 40; just after the index, at angle 0, a revolution from the
+	// next index, over the block in slot 0 (logical 0 at any interleave).
+	k := d.spin.nextSlot(d.layout[6], now)
+	at := d.spin.boundary(k) + sched.Nanosecond
+	got := r.c.Platters(at)[0]
+	assert.Equal(t, int64(40), got.LBA)
+	assert.InDelta(t, 360*float64(d.layout[6])/17, got.Angle, 0.001)
+	first := k - k%17
+	idx := d.spin.boundary(first + 17)
+	got = r.c.Platters(idx)[0]
+	assert.Equal(t, 0.0, got.Angle)
+	assert.Equal(t, d.spin.boundary(first+34)-idx, got.ToIndex, "a whole revolution")
+	assert.Equal(t, int64(34), got.LBA, "cylinder 1 head 0 sector 0")
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/lbplus/lbplus/sched"
+	"github.com/lbplus/lbplus/scsi/scsidev"
 )
 
 // PanelTitle implements scsidev.Paneled.
@@ -42,4 +43,24 @@ func (d *Drive) PanelLines(now sched.Time) []string {
 	s := st.Stats
 	return append(out, fmt.Sprintf("commands %d, checks %d; blocks read %d (from read-ahead %d), written %d; seeks %d",
 		s.Commands, s.Checks, s.BlocksRead, s.CacheHits, s.BlocksWritten, s.Seeks))
+}
+
+// Platters implements scsidev.Rotating: the platter at now, the block
+// whose slot is under the head on the head's cylinder and track (through
+// the track skew). A stopped spindle (START STOP UNIT) reports none.
+func (d *Drive) Platters(now sched.Time) []scsidev.Platter {
+	if d.stopped {
+		return nil
+	}
+	m := d.m
+	since := (now + m.p.IndexPhase) % m.rev
+	spt := m.p.SectorsPerTrack
+	track := int64(d.cyl)*int64(m.p.Heads) + int64(d.head)
+	sec := (int64(m.angle(now)) - track*int64(m.p.TrackSkew)%int64(spt) + int64(spt)) % int64(spt)
+	lba := track*int64(spt) + sec
+	if lba >= m.blocks {
+		lba = -1
+	}
+	return []scsidev.Platter{{Cyl: d.cyl, Head: d.head, Angle: 360 * float64(since) / float64(m.rev),
+		ToIndex: m.rev - since, LBA: lba}}
 }

@@ -49,3 +49,28 @@ func BenchmarkSequentialRead(b *testing.B) {
 		}
 	}
 }
+
+// Platters tells where the platter is: degrees past the index, the time
+// to the next index, the block whose slot is under the head through the
+// track skew; a stopped spindle has none.
+func TestPlatters(t *testing.T) {
+	r := newRig(t, rigOpts{})
+	r.run(t, rw10(OpRead10, 100, 1), nil) // cylinder 1, head 1, sector 15
+	m := r.d.m
+	now := r.s.Now()
+	ps := r.d.Platters(now)
+	require.Len(t, ps, 1)
+	assert.Equal(t, [2]int{1, 1}, [2]int{ps[0].Cyl, ps[0].Head})
+	assert.InDelta(t, float64(m.rev)*(360-ps[0].Angle)/360, float64(ps[0].ToIndex), float64(sched.Nanosecond))
+	at := m.slotStart(m.slot(1, 1, 15), now) + sched.Nanosecond
+	got := r.d.Platters(at)[0]
+	assert.Equal(t, int64(100), got.LBA)
+	assert.InDelta(t, 360*float64(m.slot(1, 1, 15))/17, got.Angle, 0.001)
+	idx := m.slotStart(0, now)
+	got = r.d.Platters(idx)[0]
+	assert.Equal(t, 0.0, got.Angle)
+	assert.Equal(t, m.rev, got.ToIndex)
+	assert.Equal(t, int64(85)+int64((17-m.slot(1, 1, 0))%17), got.LBA, "track 5's sector in slot 0")
+	r.run(t, []byte{0x1B, 0, 0, 0, 0, 0}, nil) // START STOP UNIT: stop
+	assert.Empty(t, r.d.Platters(r.s.Now()))
+}

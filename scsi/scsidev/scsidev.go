@@ -2,7 +2,7 @@
 // on (devices/acb4000, devices/mcd403, devices/scsihd): how a machine
 // configuration names a device and attaches it to the board's bus, what a
 // program may ask of any device without naming its model (the optional
-// interfaces: Paneled, Repositioner, Medium), and the helpers a command set
+// interfaces: Paneled, Repositioner, Medium, Rotating), and the helpers a command set
 // needs on top of the scsi target engine.
 //
 // A device type is a value of Type: its name in machine files and on the
@@ -113,6 +113,26 @@ type Paneled interface {
 type Medium interface {
 	// PeekBlock reads block lba of the medium on lun into buf (a block).
 	PeekBlock(lun int, lba int64, buf []byte) error
+}
+
+// Platter is where a disk drive's platter is at a time: how far it turned
+// past the index, how long until the index passes the head again, and
+// which logical block's sector the head is over.
+type Platter struct {
+	LUN       int
+	Cyl, Head int
+	// Angle is degrees past the index, 0 to 360.
+	Angle   float64
+	ToIndex sched.Time
+	// LBA is the block whose sector slot the head is in, on the cylinder
+	// and head it is on (-1: not a block of the medium).
+	LBA int64
+}
+
+// Rotating is a disk Device whose platters turn: their positions at now,
+// one per drive, read without side effects (a debugger's panel).
+type Rotating interface {
+	Platters(now sched.Time) []Platter
 }
 
 // Repositioner is a tape Device that counts its repositions: blocks it
