@@ -162,11 +162,11 @@ func New(m Machine, rec *Recorder) *Debugger {
 }
 
 // Detach removes every observer the debugger added to the machine (the
-// instruction hook, the signals Attach connected, a watchpoint's memory
-// observer): afterwards the machine runs as if it had never been
-// debugged, on its fast paths, and none of the debugger's code runs. The
-// recorder and the breakpoints stay readable; the debugger must not be
-// used to run the machine again.
+// instruction hook, the signals Attach connected, the memory observer of
+// a watchpoint or of a transfer's destination being traced): afterwards
+// the machine runs as if it had never been debugged, on its fast paths,
+// and none of the debugger's code runs. The recorder and the breakpoints
+// stay readable; the debugger must not be used to run the machine again.
 func (d *Debugger) Detach() {
 	for i := len(d.detach) - 1; i >= 0; i-- {
 		d.detach[i]()
@@ -176,6 +176,10 @@ func (d *Debugger) Detach() {
 		d.memRemove()
 		d.memRemove = nil
 	}
+	if d.dest.remove != nil { // a DATA IN's destination being traced
+		d.dest.remove()
+	}
+	d.dest = destTrace{}
 }
 
 // Machine returns the machine the debugger drives.

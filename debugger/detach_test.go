@@ -10,16 +10,18 @@ import (
 	"github.com/lbplus/lbplus/bench"
 	"github.com/lbplus/lbplus/emu"
 	"github.com/lbplus/lbplus/sched"
+	"github.com/lbplus/lbplus/scsi"
 )
 
 // funcPtr identifies a func value (the board's wires before and after).
 func funcPtr(f any) uintptr { return reflect.ValueOf(f).Pointer() }
 
 // A debugger attached to a backup run, stopped at the tape WRITE with a
-// watchpoint set, then detached: the board's wires are its own again, the
-// CPU hook and the memory pages are back on the paths they had, nothing of
-// the debugger runs for the rest of the run (the recorder and the history
-// stand still), and the run ends exactly as one never debugged.
+// watchpoint set, then detached: the board's
+// wires are its own again, the CPU hook and the memory pages are back on
+// the paths they had, nothing of the debugger runs for the rest of the
+// run (the recorder and the history stand still), and the run ends
+// exactly as one never debugged.
 func TestDetachLeavesTheBoardAsBefore(t *testing.T) {
 	row := bench.Rows(2)[0]
 	plain, err := bench.Run(row.Setup, bench.Options{Dir: t.TempDir()})
@@ -76,4 +78,39 @@ func TestDetachLeavesTheBoardAsBefore(t *testing.T) {
 	assert.Equal(t, plain.Elapsed, got.Elapsed)
 	assert.Equal(t, plain.Repositions, got.Repositions)
 	assert.Equal(t, plain.Bytes, got.Bytes)
+}
+
+// Detached while it traces where a DATA IN's bytes go (a memory observer
+// of its own, attached byte by byte in the boot ROM's programmed-I/O
+// READ), the debugger leaves every page on its fast path.
+func TestDetachWhileTracingATransfer(t *testing.T) {
+	r := newRig(t, true)
+	read, write := r.b.MemoryPages()
+	for p := range read {
+		require.True(t, read[p] != nil && write[p] != nil, "page %02Xh fast before", p)
+	}
+	_, err := r.d.StepPhase()
+	for err == nil && (r.d.Rec.Current() == nil || r.d.Rec.Current().Phase != scsi.DataIn) {
+		_, err = r.d.StepPhase()
+	}
+	require.NoError(t, err)
+	_, err = r.d.StepByte()
+	require.NoError(t, err)
+	require.NotNil(t, r.d.dest.remove, "tracing the destination")
+	slow := 0
+	for p := range read {
+		if read[p] == nil || write[p] == nil {
+			slow++
+		}
+	}
+	require.Equal(t, 256, slow, "the trace watches every page")
+
+	r.d.Detach()
+	for p := range read {
+		assert.True(t, read[p] != nil && write[p] != nil, "page %02Xh fast after", p)
+	}
+	assert.Nil(t, r.b.CPU().Hook)
+	total := r.d.Rec.Total()
+	require.NoError(t, r.b.RunFor(20*sched.Millisecond))
+	assert.Equal(t, total, r.d.Rec.Total(), "nothing recorded after Detach")
 }

@@ -120,24 +120,23 @@ func (o Options) withText() Options {
 	return o
 }
 
-// wrapLine breaks an output line into pane rows of at most n characters,
-// at a space where there is one (a row of a hex dump or a stop's text
-// keeps its words whole), going on with the line's indentation.
+// wrapLine breaks an output line into pane rows of at most n characters
+// at spaces (wrap), going on with the line's indentation: help's
+// continuation lines and a disassembly keep their columns.
 func wrapLine(s string, n int) []string {
-	indent := s[:len(s)-len(strings.TrimLeft(s, " "))]
+	body := strings.TrimLeft(s, " ")
+	indent := s[:len(s)-len(body)]
 	if len(indent) > n/2 {
-		indent = ""
+		indent, body = "", s
 	}
-	var rows []string
-	for len(s) > n {
-		cut := strings.LastIndexByte(s[:n+1], ' ')
-		if cut <= len(indent) {
-			cut = n
-		}
-		rows = append(rows, s[:cut])
-		s = indent + strings.TrimLeft(s[cut:], " ")
+	rows := wrap(body, n-len(indent))
+	if len(rows) == 0 {
+		return []string{""} // an empty line is a row too
 	}
-	return append(rows, s)
+	for i := range rows {
+		rows[i] = indent + rows[i]
+	}
+	return rows
 }
 
 // consoleSeen keeps the machine's output for the `console` command.
@@ -433,14 +432,19 @@ func paneRows() int { return (consoleArea.Dy() - 22 - lineH - 4) / lineH }
 // paneCols is how many characters a pane line holds.
 func paneCols() int { return int(float64(consoleArea.Dx()-12) / charW) }
 
-// drawPrompt draws the command pane over the console panel while the
-// prompt is open.
+// drawPrompt draws the command pane in the console panel's place while
+// the prompt is open (build).
 func (w *Window) drawPrompt(c *canvas) {
 	cl := &w.cmd
-	if !cl.open {
-		return
+	title := "Commands"
+	for _, t := range []string{"Commands (Enter, Up/Down history, Tab completes, PgUp/PgDn, Esc)",
+		"Commands (Up/Down history, Tab completes, Esc)"} {
+		if len(t) <= paneCols() {
+			title = t
+			break
+		}
 	}
-	panel(c, consoleArea, "Commands (Enter, Up/Down history, Tab completes, PgUp/PgDn, Esc)")
+	panel(c, consoleArea, title)
 	c.strokeRect(float32(consoleArea.Min.X)+1, float32(consoleArea.Min.Y)+1, float32(consoleArea.Dx())-2, float32(consoleArea.Dy())-2, 2, colTitle, false)
 	var rows []string
 	for _, l := range cl.out {
@@ -475,6 +479,8 @@ func (w *Window) drawPrompt(c *canvas) {
 	rect(c, image.Rect(cx, py+2, cx+int(charW), py+lineH-1), colOn)
 	if cl.script != nil {
 		s := fmt.Sprintf("script %s: line %d of %d", cl.script.name, cl.script.next, len(cl.script.lines))
-		print(c, consoleArea.Max.X-6-int(float64(len(s))*charW), py, s, colDim)
+		if len(shown)+2+len(s) <= paneCols() {
+			print(c, consoleArea.Max.X-6-int(float64(len(s))*charW), py, s, colDim)
+		}
 	}
 }

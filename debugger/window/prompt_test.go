@@ -188,6 +188,20 @@ func TestPromptHistoryAndCompletion(t *testing.T) {
 	var shot *image.RGBA
 	onGame(func() { shot = screenshot(w) })
 	compareShot(t, "prompt-history.png", shot, "console")
+	// No text of the pane leaves it or overlaps another, at the window's
+	// sizes.
+	checkLayout(t, w)
+	for _, size := range []image.Point{{1280, 800}, {MinWidth, MinHeight}, {1920, 1080}} {
+		onGame(func() {
+			w.Resize(size.X, size.Y)
+			w.Render()
+		})
+		checkLayout(t, w)
+	}
+	onGame(func() {
+		w.Resize(Width, Height)
+		w.Render()
+	})
 
 	w.PromptKey(ebiten.KeyEscape)
 	assert.False(t, w.PromptOpen())
@@ -211,7 +225,10 @@ func TestWindowScript(t *testing.T) {
 	var stdout bytes.Buffer
 	require.NoError(t, w.RunScript(strings.NewReader(script), "boot.dbg", &stdout))
 	assert.True(t, w.PromptOpen(), "the pane shows the script")
-	frames := 0
+	w.Tick()
+	onGame(func() { w.Render() })
+	checkLayout(t, w) // the script's line count beside the prompt
+	frames := 1
 	for w.ScriptRunning() && frames < 20 {
 		w.Tick()
 		frames++
