@@ -480,8 +480,11 @@ func (w *Window) build() {
 	w.drawBus(c)
 	w.drawMem(c)
 	w.drawPanels(c)
-	w.drawConsole(c)
-	w.drawPrompt(c)
+	if w.cmd.open {
+		w.drawPrompt(c) // the command pane in the console's place (prompt.go)
+	} else {
+		w.drawConsole(c)
+	}
 	w.drawTimeline(c)
 	w.drawCommands(c)
 	w.drawTransfer(c)
