@@ -30,10 +30,10 @@ func (a Board) Stop() { a.B.Stop() }
 // Regs returns the CPU's registers.
 func (a Board) Regs() z80host.Regs { return a.B.CPU().Regs() }
 
-// SetHook installs h as one of the board's instruction observers; when h
-// asks to stop, the board stops before the instruction.
-func (a Board) SetHook(h z80host.Hook) {
-	a.B.ObserveInstructions(func(pc uint16, t uint64) {
+// AddHook adds h to the board's instruction observers until remove is
+// called; when h asks to stop, the board stops before the instruction.
+func (a Board) AddHook(h z80host.Hook) (remove func()) {
+	return a.B.ObserveInstructions(func(pc uint16, t uint64) {
 		if h.BeforeInstruction(pc, t) {
 			a.B.Stop()
 		}
@@ -94,48 +94,37 @@ func ForBoard(b *emu.Board, rec *Recorder) *Debugger {
 
 // Attach connects the recorder and the debugger to a board's signals: the
 // SCSI bus, the 5380's DRQ, IRQ and lost-data events, the CTC's and DART's
-// interrupt requests and every I/O access. Existing callbacks (jumpers,
-// traces) keep working: the debugger's are chained after them. chip and
-// bus may be nil on a board without SCSI.
+// interrupt requests, the floppy's signals and every I/O access. It adds
+// observers only, beside the board's own wiring (jumpers, traces), so the
+// order of attaching does not matter and Detach removes them all. chip
+// and bus may be nil on a board without SCSI.
 func Attach(d *Debugger, b *emu.Board, chip *ncr5380.Chip, bus *scsi.Bus) {
 	rec := d.Rec
-	s := b.Sched()
+	add := func(remove func()) { d.detach = append(d.detach, remove) }
 	if bus != nil {
-		bus.Observe(rec.SCSI)
+		add(bus.Observe(rec.SCSI))
 	}
 	if chip != nil {
-		onIRQ, onDRQ := chip.OnIRQ, chip.OnDRQ
-		chip.OnIRQ = func(v bool) {
-			if onIRQ != nil {
-				onIRQ(v)
+		add(chip.ObserveOutputs(func(now sched.Time, o ncr5380.Output, v bool) {
+			if o == ncr5380.IRQ {
+				rec.Set(now, IRQ, v)
+			} else {
+				rec.Set(now, DRQ, v)
 			}
-			rec.Set(s.Now(), IRQ, v)
-		}
-		chip.OnDRQ = func(v bool) {
-			if onDRQ != nil {
-				onDRQ(v)
-			}
-			rec.Set(s.Now(), DRQ, v)
-		}
+		}))
 		d.lost = func() uint64 { return chip.Stats.StaleReads + chip.Stats.Overwrites }
 	}
+	s := b.Sched()
 	ctc, dart := b.CTC(), b.DART()
-	ctcINT, dartINT := ctc.OnINT, dart.OnINT
-	ctc.OnINT = func() {
-		if ctcINT != nil {
-			ctcINT()
-		}
+	add(ctc.ObserveINT(func() {
 		req, _ := ctc.IntState()
 		rec.Set(s.Now(), CTCINT, req)
-	}
-	dart.OnINT = func() {
-		if dartINT != nil {
-			dartINT()
-		}
+	}))
+	add(dart.ObserveINT(func() {
 		req, _ := dart.IntState()
 		rec.Set(s.Now(), DARTINT, req)
-	}
-	b.ObserveFloppy(func(now sched.Time, drive int, sig emu.FloppySignal, v int) {
+	}))
+	add(b.ObserveFloppy(func(now sched.Time, drive int, sig emu.FloppySignal, v int) {
 		switch {
 		case drive < 0 && sig == emu.FloppyDRQ:
 			rec.Set(now, FDRQ, v != 0)
@@ -153,8 +142,8 @@ func Attach(d *Debugger, b *emu.Board, chip *ncr5380.Chip, bus *scsi.Bus) {
 			rec.Set(now, STEP, true)
 			rec.Set(now, STEP, false)
 		}
-	})
-	b.ObserveIO(d.IO)
+	}))
+	add(b.ObserveIO(d.IO))
 	if chip != nil {
 		d.Chip = peekChip{chip}
 	}

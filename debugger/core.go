@@ -34,8 +34,10 @@ type Machine interface {
 	// Peek reads memory as the CPU sees it (ROM overlay included) without
 	// any side effect.
 	Peek(addr uint16) uint8
-	// SetHook installs the CPU's instruction-boundary hook (nil removes it).
-	SetHook(h z80host.Hook)
+	// AddHook adds h to the machine's instruction-boundary observers until
+	// remove is called; when h asks to stop, the machine stops before the
+	// instruction.
+	AddHook(h z80host.Hook) (remove func())
 }
 
 // Stop says why the machine stopped.
@@ -135,6 +137,9 @@ type Debugger struct {
 
 	// dest follows where a DATA IN's bytes go in memory (transfer.go).
 	dest destTrace
+
+	// detach removes the observers New and Attach added (Detach).
+	detach []func()
 }
 
 // probe is a counter checked at instruction boundaries (tape repositions,
@@ -145,14 +150,36 @@ type probe struct {
 	last uint64
 }
 
-// New returns a debugger for m recording into rec. It installs the CPU
-// hook; the caller connects rec to the machine's signals (see Attach).
+// New returns a debugger for m recording into rec. It adds itself to the
+// CPU's instruction observers; the caller connects rec to the machine's
+// signals (see Attach). Detach removes both.
 func New(m Machine, rec *Recorder) *Debugger {
 	d := &Debugger{m: m, Rec: rec, Syms: NewSymbols(), Kinds: map[int]Kind{}}
 	d.Syms.SetPeek(m.Peek)
 	rec.dec.l = d
-	m.SetHook(d)
+	d.detach = append(d.detach, m.AddHook(d))
 	return d
+}
+
+// Detach removes every observer the debugger added to the machine (the
+// instruction hook, the signals Attach connected, the memory observer of
+// a watchpoint or of a transfer's destination being traced): afterwards
+// the machine runs as if it had never been debugged, on its fast paths,
+// and none of the debugger's code runs. The recorder and the breakpoints
+// stay readable; the debugger must not be used to run the machine again.
+func (d *Debugger) Detach() {
+	for i := len(d.detach) - 1; i >= 0; i-- {
+		d.detach[i]()
+	}
+	d.detach = nil
+	if d.memRemove != nil {
+		d.memRemove()
+		d.memRemove = nil
+	}
+	if d.dest.remove != nil { // a DATA IN's destination being traced
+		d.dest.remove()
+	}
+	d.dest = destTrace{}
 }
 
 // Machine returns the machine the debugger drives.

@@ -155,6 +155,6 @@ func TestTimelineShowAndWalk(t *testing.T) {
 // recorder fed by hand.
 type nopMachine struct{ Machine }
 
-func (nopMachine) Now() sched.Time      { return 0 }
-func (nopMachine) SetHook(z80host.Hook) {}
-func (nopMachine) Peek(uint16) uint8    { return 0 }
+func (nopMachine) Now() sched.Time             { return 0 }
+func (nopMachine) AddHook(z80host.Hook) func() { return func() {} }
+func (nopMachine) Peek(uint16) uint8           { return 0 }

@@ -296,12 +296,18 @@ const (
 )
 
 // ObserveFloppy adds an observer of the WD1772's signals (drive -1) and of
-// every cabled drive's (drive 0-3).
-func (b *Board) ObserveFloppy(fn func(now sched.Time, drive int, sig FloppySignal, v int)) {
-	b.floppy.fdc.Observe(func(now sched.Time, _ string, sig floppy.Signal, v int) { fn(now, -1, sig, v) })
+// every cabled drive's (drive 0-3), and returns a function that removes it
+// from all of them.
+func (b *Board) ObserveFloppy(fn func(now sched.Time, drive int, sig FloppySignal, v int)) (remove func()) {
+	removes := []func(){b.floppy.fdc.Observe(func(now sched.Time, _ string, sig floppy.Signal, v int) { fn(now, -1, sig, v) })}
 	for n := 0; n < 4; n++ {
 		if d := b.FloppyDrive(n); d != nil {
-			d.Observe(func(now sched.Time, _ string, sig floppy.Signal, v int) { fn(now, n, sig, v) })
+			removes = append(removes, d.Observe(func(now sched.Time, _ string, sig floppy.Signal, v int) { fn(now, n, sig, v) }))
+		}
+	}
+	return func() {
+		for _, rm := range removes {
+			rm()
 		}
 	}
 }

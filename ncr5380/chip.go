@@ -181,15 +181,33 @@ type Chip struct {
 	// fire per byte, so none is allocated per byte.
 	evDRQ, evArb, evLatch, evRxAck, evTxAck, evRxAckOff, evTxAckOff sched.Event
 
-	// OnIRQ and OnDRQ, if set, are called when the IRQ or DRQ output
-	// changes level.
 	obs     sched.Observers[accessObserver]
 	obsRegs uint16 // the registers some observer watches (OR of their masks)
 
 	evObs sched.Observers[func(now sched.Time, event string)]
 
-	OnIRQ func(bool)
-	OnDRQ func(bool)
+	// OnIRQ and OnDRQ, if set, are called when the IRQ or DRQ output
+	// changes level: the board's wires (jumpers). Observers of the
+	// outputs (ObserveOutputs) are told after them.
+	OnIRQ  func(bool)
+	OnDRQ  func(bool)
+	outObs sched.Observers[func(now sched.Time, out Output, level bool)]
+}
+
+// Output is one of the chip's interrupt and DMA request outputs.
+type Output uint8
+
+// The outputs ObserveOutputs reports.
+const (
+	IRQ Output = iota
+	DRQ
+)
+
+// ObserveOutputs adds fn to the observers told of each change of the IRQ
+// and DRQ outputs, after OnIRQ/OnDRQ, and returns a function that removes
+// it: a debugger records the lines without replacing the board's wires.
+func (c *Chip) ObserveOutputs(fn func(now sched.Time, out Output, level bool)) (remove func()) {
+	return c.outObs.Add(fn, nil)
 }
 
 func (c *Chip) trace(event string) {
@@ -235,6 +253,7 @@ func (c *Chip) setIRQ(v bool) {
 		if c.OnIRQ != nil {
 			c.OnIRQ(v)
 		}
+		c.notifyOutput(IRQ, v)
 	}
 }
 
@@ -244,6 +263,17 @@ func (c *Chip) setDRQ(v bool) {
 		if c.OnDRQ != nil {
 			c.OnDRQ(v)
 		}
+		c.notifyOutput(DRQ, v)
+	}
+}
+
+func (c *Chip) notifyOutput(o Output, v bool) {
+	if c.outObs.Len() == 0 {
+		return
+	}
+	now := c.s.Now()
+	for _, fn := range c.outObs.List() {
+		fn(now, o, v)
 	}
 }
 

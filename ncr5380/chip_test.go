@@ -610,3 +610,38 @@ func TestEOP(t *testing.T) {
 	h.wr(ncr5380.RegMR, 0)
 	assert.Zero(t, h.rd(ncr5380.RegBSR)&ncr5380.BSREndOfDMA, "cleared with MR bit 1")
 }
+
+// Observers of the IRQ and DRQ outputs see every edge the board's wires
+// (OnIRQ, OnDRQ) see, after them, at the time it happens; removed, they
+// see no more while the wires go on.
+func TestObserveOutputs(t *testing.T) {
+	in := []byte("observed")
+	r := newRig(t, &dev{in: in})
+	var order []string
+	wireIRQ := r.c.OnIRQ
+	r.c.OnIRQ = func(v bool) { order = append(order, "wire"); wireIRQ(v) }
+	var irq []bool
+	drq := 0
+	remove := r.c.ObserveOutputs(func(now sched.Time, o ncr5380.Output, v bool) {
+		assert.Equal(t, r.s.Now(), now)
+		switch o {
+		case ncr5380.IRQ:
+			order = append(order, "observer")
+			irq = append(irq, v)
+		case ncr5380.DRQ:
+			if v {
+				drq++
+			}
+		}
+	})
+	require.Equal(t, scsi.DataIn, r.startDMA([]byte{0x08, 0, 0, 0, 1, 0}, 0))
+	assert.Equal(t, in, r.pollDMA(len(in)))
+	r.h.until(ncr5380.RegBSR, func(v uint8) bool { return v&ncr5380.BSRIRQ != 0 }, "phase mismatch IRQ")
+	assert.Equal(t, len(in), drq, "one DRQ per byte")
+	assert.Equal(t, []bool{true}, irq)
+	assert.Equal(t, []string{"wire", "observer"}, order, "the wire first")
+	remove()
+	r.finishPIO()
+	assert.Equal(t, []bool{true}, irq, "removed: the IRQ's fall unseen")
+	assert.Equal(t, []bool{true, false}, r.irq, "the wire saw it")
+}

@@ -23,8 +23,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/lbplus/lbplus/devices/acb4000"
 	"github.com/lbplus/lbplus/cmd/lbplus/internal/hostport"
+	"github.com/lbplus/lbplus/devices/acb4000"
 )
 
 // The scripted bad-input run: the real binary, built once, with every kind

@@ -35,6 +35,7 @@ type debugOptions struct {
 	on     bool
 	text   bool
 	script string
+	window bool // --script in the window
 	syms   []string
 	edges  int
 	state  string
@@ -52,9 +53,10 @@ logic-analyser timeline of the bus with decoded phases and commands
 (F5 run/pause, F10 step over, F11 step into, Shift+F11 step out,
 Ctrl+F11 one T-state, F9 breakpoint, F6 next phase, F7 next command, F8 next bus byte, Shift+F7
 next WD1772 command, Shift+F8 next index pulse, F2 speed, Tab types on
-the console). --text is the same debugger as commands on
-this terminal (help lists them); --script FILE runs FILE's commands and
-exits. The built-in ROM's symbols are loaded, and our CP/M's when the
+the console; ':' opens a prompt for every text command). --text is the
+same debugger as commands on this terminal (help lists them); --script
+FILE runs FILE's commands and exits, or with --window runs them in the
+window and keeps it open. The built-in ROM's symbols are loaded, and our CP/M's when the
 default system disk boots; --sym adds symbol files written by lbplus asm
 --sym, or a program of lbplus by name (cpm, backup, diskbench, tapebench).
 docs/DEBUGGER.md has the details.`
@@ -91,6 +93,7 @@ func addDebugFlags(f *pflag.FlagSet, o *debugOptions) {
 	f.BoolVar(&o.on, "debug", false, "open the debugger window on the machine (same as lbplus debug)")
 	f.BoolVar(&o.text, "text", false, "debugger: text front-end on this terminal instead of the window")
 	f.StringVar(&o.script, "script", "", "debugger: run the commands in `FILE`, print what they show, exit")
+	f.BoolVar(&o.window, "window", false, "debugger: with --script, run the script in the window and keep it open")
 	f.StringArrayVar(&o.syms, "sym", nil, "debugger: symbol `FILE` written by lbplus asm --sym, or a program of lbplus: cpm, backup, diskbench, tapebench (repeatable)")
 	f.StringVar(&o.state, "state-file", defaultStateFile, "debugger window: where F3 saves the machine's state and F4 loads it")
 	f.IntVar(&o.edges, "record-edges", debugger.DefaultEdges, "debugger: bus edges the signal recorder keeps (16 bytes each)")
@@ -173,10 +176,11 @@ func benchDebugHook(w io.Writer, o benchDebug) func(*emu.Board) {
 	if o.window {
 		return func(b *emu.Board) {
 			d := debugger.ForBoard(b, debugger.NewRecorder(debugger.DefaultEdges))
+			defer d.Detach() // the run goes on to its end undebugged
 			if err := loadProgramSymbols(d.Syms, "backup"); err != nil {
 				fmt.Fprintln(w, "debugger:", err)
 			}
-			if err := openWindow(d, b, emu.Config{ROMName: "bench backup"}, defaultStateFile, new(func(byte))); err != nil {
+			if err := openWindow(d, b, emu.Config{ROMName: "bench backup"}, defaultStateFile, o.script, new(func(byte))); err != nil {
 				fmt.Fprintln(w, "debugger:", err)
 			}
 		}
@@ -187,6 +191,7 @@ func benchDebugHook(w io.Writer, o benchDebug) func(*emu.Board) {
 	}
 	return func(b *emu.Board) {
 		d := debugger.ForBoard(b, debugger.NewRecorder(0))
+		defer d.Detach() // the run goes on to its end undebugged
 		if err := loadProgramSymbols(d.Syms, "backup"); err != nil {
 			fmt.Fprintln(w, "debugger:", err)
 		}
@@ -277,7 +282,10 @@ func debugBoard(flags, term *cobra.Command, o *runOptions) (err error) {
 	if err := checkRecordEdges(dbg.edges); err != nil {
 		return err
 	}
-	if !dbg.text && dbg.script == "" {
+	if dbg.window && (dbg.text || dbg.script == "") {
+		return errors.New("debug: --window goes with --script (the window is the default without --text)")
+	}
+	if !dbg.text && (dbg.script == "" || dbg.window) {
 		if err := handOffWindow(); err != nil {
 			return err
 		}
@@ -345,7 +353,7 @@ func debugBoard(flags, term *cobra.Command, o *runOptions) (err error) {
 		}
 	}
 
-	if dbg.text || dbg.script != "" {
+	if dbg.text || (dbg.script != "" && !dbg.window) {
 		x := debugger.NewText(d, board, term.OutOrStdout())
 		x.ConsoleOut = func() []byte { p := out; out = nil; return p }
 		if dbg.script != "" {
@@ -364,7 +372,7 @@ func debugBoard(flags, term *cobra.Command, o *runOptions) (err error) {
 		return x.Run(term.InOrStdin(), "(lbplus) ", false)
 	}
 
-	return openWindow(d, board, cfg, dbg.state, &toWindow)
+	return openWindow(d, board, cfg, dbg.state, dbg.script, &toWindow)
 }
 
 // checkRecordEdges refuses a recorder that is too small to be of use or
@@ -418,4 +426,12 @@ func sizeText(n uint64) string {
 func bootsOurCPM(b *emu.Board) bool {
 	m, ok := b.SCSIDevice(emu.HD0ID).(scsidev.Medium)
 	return ok && sysdisk.Ours(m)
+}
+
+// checkDisplay refuses the window when the environment names no display.
+func checkDisplay() error {
+	if os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
+		return errors.New("debug: no display to open the window on (DISPLAY is not set); use --text or --script FILE, or run under xvfb-run")
+	}
+	return nil
 }

@@ -24,8 +24,8 @@ const WindowBinary = "lbplus-window"
 // this program, given the same command line, after checking that there is
 // a display to open. It returns only on error.
 func handOffWindow() error {
-	if os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
-		return errors.New("debug: no display to open the window on (DISPLAY is not set); use --text or --script FILE, or run under xvfb-run")
+	if err := checkDisplay(); err != nil {
+		return err
 	}
 	self, err := os.Executable()
 	if err != nil {
@@ -38,6 +38,6 @@ func handOffWindow() error {
 	return fmt.Errorf("debug: %w", syscall.Exec(bin, append([]string{bin}, os.Args[1:]...), os.Environ()))
 }
 
-func openWindow(*debugger.Debugger, *emu.Board, emu.Config, string, *func(byte)) error {
+func openWindow(*debugger.Debugger, *emu.Board, emu.Config, string, string, *func(byte)) error {
 	return errors.New("debug: this build of lbplus has no window (build with -tags window)")
 }

@@ -71,6 +71,8 @@ func TestDebugRejectsBadInput(t *testing.T) {
 		{[]string{"--text", "--sym", bad}, "bad.sym:1:"},
 		{[]string{"--text", "--record-edges", "5"}, "--record-edges 5"},
 		{[]string{"extra"}, "unexpected argument"},
+		{[]string{"--window"}, "debug: --window goes with --script"},
+		{[]string{"--text", "--script", script, "--window"}, "debug: --window goes with --script"},
 	} {
 		_, _, err := execute(append([]string{"debug"}, tt.args...)...)
 		assert.ErrorContains(t, err, tt.want, tt.args)
@@ -78,6 +80,9 @@ func TestDebugRejectsBadInput(t *testing.T) {
 	t.Setenv("DISPLAY", "")
 	t.Setenv("WAYLAND_DISPLAY", "")
 	_, _, err := execute("debug")
+	assert.ErrorContains(t, err, "no display")
+	// A script in the window needs the window.
+	_, _, err = execute("debug", "--script", script, "--window")
 	assert.ErrorContains(t, err, "no display")
 }
 

@@ -12,8 +12,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/lbplus/lbplus/emu"
 	"github.com/lbplus/lbplus/cmd/lbplus/internal/hostport"
+	"github.com/lbplus/lbplus/emu"
 	"github.com/lbplus/lbplus/sched"
 )
 
@@ -101,7 +101,7 @@ func checkAppendFile(flag, path string) error {
 // hostIO is the host side of channel B and the printer while a board runs.
 type hostIO struct {
 	serial  hostport.Serial // pty or socket; nil for a file or nothing
-	sfile   *os.File       // --serial FILE
+	sfile   *os.File        // --serial FILE
 	printer *os.File
 	out     []byte // what channel B sent in this slice
 	err     error  // a write to a file failed

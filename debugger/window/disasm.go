@@ -16,13 +16,14 @@ func (w *Window) drawDis(c *canvas) {
 	if cur != nil {
 		pc = cur.PC
 	}
-	w.disLines = w.d.DisassembleAround(pc, n)
+	at := w.disCentre(pc) // prompt.go: `dis ADDR`
+	w.disLines = w.d.DisassembleAround(at, n)
 	for i := range w.disLines {
 		w.disLines[i].PC = w.disLines[i].Addr == pc
 	}
 	if !w.selectedSet {
 		for i, l := range w.disLines {
-			if l.PC {
+			if l.Addr == at {
 				w.Selected = i
 			}
 		}

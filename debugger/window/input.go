@@ -144,6 +144,8 @@ func (w *Window) input() {
 				w.GotoKey(k)
 			}
 		}
+	} else if w.promptInput() {
+		// The command line has the keyboard (prompt.go).
 	} else if w.MemEdit {
 		for _, r := range ebiten.AppendInputChars(nil) {
 			w.MemKey(r)

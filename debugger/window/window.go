@@ -64,6 +64,9 @@ type Options struct {
 	// StateFile is where F3 saves the machine's state and F4 loads it
 	// from (default lbplus-debug.state).
 	StateFile string
+	// Text is the text front-end the command line runs (prompt.go); nil:
+	// one on Chip, ConsoleIn and Panels. The window takes its output.
+	Text *debugger.Text
 	// Runner: at maximum speed the machine runs on a goroutine of its
 	// own, slice by slice, while the game thread handles input and
 	// paints frames (the window; on a host with two cores the machine
@@ -150,10 +153,13 @@ type Window struct {
 	// selected command laid open, kept while it cannot change.
 	xferScroll int
 	xfer       debugger.CommandTransfer
+	// cmd is the command line and its pane (prompt.go).
+	cmd commandLine
 }
 
 // New returns a paused window on d.
 func New(d *debugger.Debugger, opt Options) *Window {
+	opt = opt.withText() // prompt.go
 	w := &Window{d: d, opt: opt, TL: debugger.NewTimeline(d.Machine().Now(), 200*sched.Microsecond),
 		Term: NewTerminal(80, 24), MemAddr: 0x8000, dirty: true}
 	w.Resize(Width, Height)
@@ -181,7 +187,10 @@ func (w *Window) Resize(width, height int) {
 func (w *Window) Size() (width, height int) { return w.width, w.height }
 
 // Console takes the machine's terminal output (the board's ConsoleOut).
-func (w *Window) Console(b byte) { w.Term.Write([]byte{b}) }
+func (w *Window) Console(b byte) {
+	w.Term.Write([]byte{b})
+	w.consoleSeen(b)
+}
 
 // Speed returns the run speed.
 func (w *Window) Speed() Speed { return w.speed }
@@ -293,6 +302,7 @@ func (w *Window) speedText() string {
 // speed with the runner it makes sure the runner runs. Update calls it
 // with the lock held (tests without the runner call it directly).
 func (w *Window) Tick() {
+	w.scriptStep()
 	switch w.speed {
 	case Realtime:
 		w.run(sched.Second / 60)
@@ -371,6 +381,7 @@ func (w *Window) run(budget sched.Time) {
 func (w *Window) stopped(st *debugger.Stop) {
 	w.speed = Paused
 	w.selectedSet = false
+	w.cmd.disSet = false // a stop shows PC again
 	w.Status = st.String()
 	if st.Ended != nil && st.Ended.End != 0 {
 		w.Status = w.d.SegmentLine(st.Ended) + "  |  " + w.Status
@@ -469,7 +480,11 @@ func (w *Window) build() {
 	w.drawBus(c)
 	w.drawMem(c)
 	w.drawPanels(c)
-	w.drawConsole(c)
+	if w.cmd.open {
+		w.drawPrompt(c) // the command pane in the console's place (prompt.go)
+	} else {
+		w.drawConsole(c)
+	}
 	w.drawTimeline(c)
 	w.drawCommands(c)
 	w.drawTransfer(c)

@@ -99,6 +99,8 @@ type CTC struct {
 	// OnINT is called whenever the chip's interrupt request or in-service
 	// state may have changed, so the board can re-evaluate the daisy chain.
 	OnINT func()
+	// intObs are told after OnINT (debuggers, traces): ObserveINT.
+	intObs sched.Observers[func()]
 	// OnOutputChange is called when a channel's ZC/TO pulse train changes
 	// (started, stopped, reprogrammed), so clocked devices can re-time.
 	OnOutputChange func(ch int)
@@ -425,7 +427,16 @@ func (c *CTC) notifyINT() {
 	if c.OnINT != nil {
 		c.OnINT()
 	}
+	for _, fn := range c.intObs.List() {
+		fn()
+	}
 }
+
+// ObserveINT adds fn to the observers told, after OnINT (the board's
+// daisy chain), whenever the interrupt state may have changed (IntState
+// reads it), and returns a function that removes it. OnINT is the
+// board's wire; observers come and go without touching it.
+func (c *CTC) ObserveINT(fn func()) (remove func()) { return c.intObs.Add(fn, nil) }
 
 // Running reports whether the channel is counting.
 func (ch *Channel) Running() bool { return ch.running }

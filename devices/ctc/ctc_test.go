@@ -219,3 +219,26 @@ func TestCascadeTO2ToTRG3(t *testing.T) {
 	}
 	assert.Equal(t, n-1, c.Read(3), "two edges on TRG2, one zero count, one count on channel 3")
 }
+
+// An INT observer is told after OnINT, as often, until it is removed.
+func TestObserveINT(t *testing.T) {
+	s, c := newBoardCTC()
+	var order []string
+	c.OnINT = func() { order = append(order, "wire") }
+	remove := c.ObserveINT(func() { order = append(order, "observer") })
+	c.Write(0, 0x40)
+	c.Write(1, 0xD7) // ch1 counter, int enabled
+	c.Write(1, 4)
+	s.Advance(3 * sched.Microsecond)
+	require.NotEmpty(t, order)
+	for i := 0; i+1 < len(order); i += 2 {
+		assert.Equal(t, []string{"wire", "observer"}, order[i:i+2])
+	}
+	assert.Zero(t, len(order)%2, "as often: %v", order)
+	remove()
+	n := len(order)
+	c.Acknowledge()
+	c.RETI()
+	assert.Greater(t, len(order), n, "the wire is still told")
+	assert.NotContains(t, order[n:], "observer")
+}

@@ -84,6 +84,8 @@ type DART struct {
 
 	// OnINT is called when the chip's interrupt state may have changed.
 	OnINT func()
+	// intObs are told after OnINT (debuggers, traces): ObserveINT.
+	intObs sched.Observers[func()]
 }
 
 // Channel is one of the two serial channels (A = 0, B = 1).
@@ -490,7 +492,16 @@ func (d *DART) notify() {
 	if d.OnINT != nil {
 		d.OnINT()
 	}
+	for _, fn := range d.intObs.List() {
+		fn()
+	}
 }
+
+// ObserveINT adds fn to the observers told, after OnINT (the board's
+// daisy chain), whenever the interrupt state may have changed (IntState
+// reads it), and returns a function that removes it. OnINT is the
+// board's wire; observers come and go without touching it.
+func (d *DART) ObserveINT(fn func()) (remove func()) { return d.intObs.Add(fn, nil) }
 
 func (d *DART) anyIP() bool {
 	for _, p := range d.ip {

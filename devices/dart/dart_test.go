@@ -296,3 +296,30 @@ func TestDTROutput(t *testing.T) {
 	assert.False(t, c.DTR(), "channel reset clears WR5")
 	assert.Equal(t, []bool{true, false}, heard)
 }
+
+// An INT observer is told after OnINT, as often, until it is removed.
+func TestObserveINT(t *testing.T) {
+	s := sched.New()
+	d := New(s)
+	b := d.Channel(1)
+	b.SetClock(baud9615)
+	setup8N1(b)
+	b.WriteControl(1)
+	b.WriteControl(0x10) // rx int on all chars
+	var order []string
+	d.OnINT = func() { order = append(order, "wire") }
+	remove := d.ObserveINT(func() { order = append(order, "observer") })
+	b.Feed([]byte("1"))
+	s.Advance(2 * sched.Millisecond)
+	req, _ := d.IntState()
+	require.True(t, req)
+	require.NotEmpty(t, order)
+	for i := 0; i+1 < len(order); i += 2 {
+		assert.Equal(t, []string{"wire", "observer"}, order[i:i+2])
+	}
+	remove()
+	n := len(order)
+	d.Acknowledge()
+	assert.Greater(t, len(order), n, "the wire is still told")
+	assert.NotContains(t, order[n:], "observer")
+}
