@@ -427,10 +427,28 @@ func (b *Board) Step() (int, error) {
 	return n, b.err
 }
 
+// quietMayRunLate reports whether the CPU may run past the scheduler's
+// quiet events (sched.Event.SetQuiet: the SCSI handshake steps of the
+// targets and the 5380), leaving them to the Advance of its next I/O
+// access or of the run's end. They still run in the same order at the
+// same simulated times, before any access that could see them, so every
+// byte, T-state and the trace hash stay as they were; what changes is
+// only where the CPU's run is cut. Not while anything could see the
+// difference: an observer of the scheduler or the SCSI bus (a tracer,
+// the debugger) may stop the machine at an edge, a CPU hook looks at the
+// machine between instructions, and the jumpers JMP3 and JMP8 carry the
+// 5380's IRQ and DRQ to the CTC and DART, whose interrupts the CPU must
+// see at the right instruction. RunUntil's condition is checked after
+// every event, so a run with one keeps every event a cut too.
+func (b *Board) quietMayRunLate() bool {
+	return b.s.Observers() == 1 && !b.bus.Observed() && b.cpu.Hook == nil &&
+		!b.cfg.Jumpers.IRQToTRG2 && !b.cfg.Jumpers.DRQToDCDA
+}
+
 func (b *Board) run(cond func() bool, end sched.Time) (bool, error) {
 	b.stop = false
 	b.running = true
-	defer func() { b.running = false }()
+	defer func() { b.running, b.s.QuietLate = false, false }()
 	endT := ceilT(end)
 	for {
 		if b.err != nil {
@@ -443,7 +461,12 @@ func (b *Board) run(cond func() bool, end sched.Time) (bool, error) {
 		if t >= endT || b.stop {
 			return false, nil
 		}
+		late := cond == nil && b.quietMayRunLate()
+		b.s.QuietLate = late
 		next := b.s.Next()
+		if late {
+			next = b.s.NextLoud()
+		}
 		if next <= sched.Time(t)*sched.TState {
 			b.s.Advance(sched.Time(t) * sched.TState)
 			continue

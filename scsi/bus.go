@@ -185,6 +185,9 @@ func (b *Bus) ObserveLines(mask Line, o Observer) (remove func()) {
 	})
 }
 
+// Observed reports whether any observer is attached.
+func (b *Bus) Observed() bool { return b.observers.Len() != 0 }
+
 // Lines returns the OR of every port's control lines, with DBP.
 func (b *Bus) Lines() Line { return b.lines }
 
