@@ -178,6 +178,10 @@ type Scheduler struct {
 	quiet  []*Event // the same for the quiet events (SetQuiet)
 	chunk  []Event  // one-shot events: chunk[used:] are unused
 	used   int      // an index, not a re-slice: no pointer store per event
+	// due is at most the time of the earliest pending event (Schedule
+	// lowers it, runDue sets it exactly), so Advance with nothing due
+	// is one comparison.
+	due Time
 
 	// OnEarlier, if set, is called when an event is scheduled at a time
 	// earlier than every event queued before it. The board uses it to pull
@@ -281,6 +285,7 @@ func (s *Scheduler) Schedule(e *Event, at Time) {
 	}
 	s.seq++
 	e.at, e.seq = at, s.seq
+	s.due = min(s.due, at)
 	*h = append(*h, e)
 	up(*h, len(*h)-1)
 	if earliest && s.OnEarlier != nil {
@@ -429,6 +434,17 @@ func (s *Scheduler) Pending() int { return len(s.events) + len(s.quiet) }
 // time before now is a no-op (the CPU may report an access at the instant the
 // scheduler already reached).
 func (s *Scheduler) Advance(t Time) {
+	// The common case, an I/O access with nothing due, stays inline.
+	if t >= s.due {
+		s.runDue(t)
+	}
+	if t > s.now {
+		s.now = t
+	}
+}
+
+// runDue runs every event due at or before t, in order (Advance).
+func (s *Scheduler) runDue(t Time) {
 	for {
 		h := s.first()
 		if h == nil || (*h)[0].at > t {
@@ -452,9 +468,7 @@ func (s *Scheduler) Advance(t Time) {
 		}
 		e.fn(s.now)
 	}
-	if t > s.now {
-		s.now = t
-	}
+	s.due = s.Next()
 }
 
 // Own registers owned events (from NewEvent or Init) as restorable by their
@@ -541,5 +555,6 @@ func (s *Scheduler) SetState(st State) error {
 		*h = append(*h, e)
 		up(*h, len(*h)-1)
 	}
+	s.due = s.Next()
 	return nil
 }
