@@ -11,7 +11,10 @@
 // before every I/O access (and interrupt acknowledge) the board advances the
 // scheduler to the access time, so device state is always brought up to the
 // instant the CPU sees it. An event scheduled earlier than the CPU's run
-// limit (OnEarlier) pulls the limit in.
+// limit (OnEarlier) pulls the limit in. The SCSI handshake steps are quiet
+// events (sched.Event.SetQuiet): when nothing observes the machine they do
+// not cut the CPU's run, and run, in order and at their own times, at the
+// next I/O access (quietMayRunLate).
 //
 // Memory [F MAME-ampro, docs/HARDWARE.md 1.2]: 64 KB of RAM. After reset the ROM
 // image (4, 8, 16 or 32 KB) overlays 0000-7FFF for reads, repeated every
