@@ -505,4 +505,3 @@ func TestReadFlatMemoryWatchedWrites(t *testing.T) {
 	assert.Zero(t, rb.reads, "no read went to the Bus")
 	assert.Zero(t, run.Mismatches)
 }
-
