@@ -92,6 +92,8 @@ type CPU struct {
 	rpage *[256]*[256]byte
 	wpage *[256]*[256]byte
 	flat  *[65536]byte // every read page is this array's, or nil (isFlat)
+	// flatRW is flat when the write pages are its too (flatMem), or nil.
+	flatRW *[65536]byte
 	// runMem is koron's Memory while Run's fast paths run: flatMem when
 	// every page is flat's, readFlatMem when the read pages are and a
 	// write page is the Bus's, plainMem otherwise; inRun says they are
@@ -154,12 +156,12 @@ func New(bus Bus) *CPU {
 // Bus that implements FlatMemory needs to call it; the CPU reads the other
 // tables on every access anyway.
 func (c *CPU) PagesChanged() {
-	c.flat, c.runMem = nil, (*plainMem)(c)
+	c.flat, c.flatRW, c.runMem = nil, nil, (*plainMem)(c)
 	if f, ok := c.bus.(FlatMemory); ok {
 		if m := f.FlatMemory(); m != nil {
 			switch r, w := c.isFlat(m); {
 			case r && w:
-				c.flat, c.runMem = m, (*flatMem)(c)
+				c.flat, c.flatRW, c.runMem = m, m, (*flatMem)(c)
 			case r:
 				c.flat, c.runMem = m, (*readFlatMem)(c)
 			}
