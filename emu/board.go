@@ -439,13 +439,15 @@ func (b *Board) Step() (int, error) {
 // only where the CPU's run is cut. Not while anything could see the
 // difference: an observer of the scheduler or the SCSI bus (a tracer,
 // the debugger) may stop the machine at an edge, a CPU hook looks at the
-// machine between instructions, and the jumpers JMP3 and JMP8 carry the
-// 5380's IRQ and DRQ to the CTC and DART, whose interrupts the CPU must
-// see at the right instruction. RunUntil's condition is checked after
-// every event, so a run with one keeps every event a cut too.
+// machine between instructions, and whoever listens to the 5380's IRQ or
+// DRQ (the jumpers JMP3 and JMP8 carry them to the CTC and DART, whose
+// interrupts the CPU must see at the right instruction; the debugger
+// records them) must hear them at the right instruction too. RunUntil's
+// condition is checked after every event, so a run with one keeps every
+// event a cut too.
 func (b *Board) quietMayRunLate() bool {
 	return b.s.Observers() == 1 && !b.bus.Observed() && b.cpu.Hook == nil &&
-		!b.cfg.Jumpers.IRQToTRG2 && !b.cfg.Jumpers.DRQToDCDA
+		b.ncr.OnIRQ == nil && b.ncr.OnDRQ == nil
 }
 
 func (b *Board) run(cond func() bool, end sched.Time) (bool, error) {
