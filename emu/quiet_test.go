@@ -6,8 +6,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/lbplus/lbplus/scsi"
 	"github.com/lbplus/lbplus/sched"
+	"github.com/lbplus/lbplus/scsi"
 )
 
 // A board runs its quiet events late only while nothing could see the
