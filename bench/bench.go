@@ -280,7 +280,10 @@ func Run(s Setup, o Options) (Result, error) {
 			saveAt = 0
 			continue
 		}
-		if _, err := b.RunUntil(prog.Finished, step); err != nil {
+		// No condition: the program's final write stops the machine
+		// (LoadRAMProgram), and a run without one lets the SCSI handshake
+		// run at the CPU's I/O accesses (emu.Board.quietMayRunLate).
+		if err := b.RunFor(step); err != nil {
 			res.Failed = err.Error()
 			res.Hung = errors.Is(err, emu.ErrHung)
 			break

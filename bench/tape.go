@@ -202,7 +202,9 @@ func RunTape(s TapeSetup, o TapeOptions) (TapeResult, error) {
 	s.writeParams(prog)
 
 	limit := sched.Time(s.Blocks)*(4*sched.Second+s.Delay) + 60*sched.Second
-	if _, err := b.RunUntil(prog.Finished, limit); err != nil && !errors.Is(err, emu.ErrHung) {
+	// No condition: the program's final write stops the machine (see
+	// Run).
+	if err := b.RunFor(limit); err != nil && !errors.Is(err, emu.ErrHung) {
 		return res, err
 	}
 	r := TapeResults{Done: prog.Done(), Failed: prog.Failed(), Err: prog.U8("r_err"), Stage: prog.U8("r_stage"),

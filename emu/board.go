@@ -11,7 +11,10 @@
 // before every I/O access (and interrupt acknowledge) the board advances the
 // scheduler to the access time, so device state is always brought up to the
 // instant the CPU sees it. An event scheduled earlier than the CPU's run
-// limit (OnEarlier) pulls the limit in.
+// limit (OnEarlier) pulls the limit in. The SCSI handshake steps are quiet
+// events (sched.Event.SetQuiet): when nothing observes the machine they do
+// not cut the CPU's run, and run, in order and at their own times, at the
+// next I/O access (quietMayRunLate).
 //
 // Memory [F MAME-ampro, docs/HARDWARE.md 1.2]: 64 KB of RAM. After reset the ROM
 // image (4, 8, 16 or 32 KB) overlays 0000-7FFF for reads, repeated every
@@ -427,10 +430,30 @@ func (b *Board) Step() (int, error) {
 	return n, b.err
 }
 
+// quietMayRunLate reports whether the CPU may run past the scheduler's
+// quiet events (sched.Event.SetQuiet: the SCSI handshake steps of the
+// targets and the 5380), leaving them to the Advance of its next I/O
+// access or of the run's end. They still run in the same order at the
+// same simulated times, before any access that could see them, so every
+// byte, T-state and the trace hash stay as they were; what changes is
+// only where the CPU's run is cut. Not while anything could see the
+// difference: an observer of the scheduler or the SCSI bus (a tracer,
+// the debugger) may stop the machine at an edge, a CPU hook looks at the
+// machine between instructions, and whoever listens to the 5380's IRQ or
+// DRQ (the jumpers JMP3 and JMP8 carry them to the CTC and DART, whose
+// interrupts the CPU must see at the right instruction; the debugger
+// records them) must hear them at the right instruction too. RunUntil's
+// condition is checked after every event, so a run with one keeps every
+// event a cut too.
+func (b *Board) quietMayRunLate() bool {
+	return b.s.Observers() == 1 && !b.bus.Observed() && b.cpu.Hook == nil &&
+		b.ncr.OnIRQ == nil && b.ncr.OnDRQ == nil
+}
+
 func (b *Board) run(cond func() bool, end sched.Time) (bool, error) {
 	b.stop = false
 	b.running = true
-	defer func() { b.running = false }()
+	defer func() { b.running, b.s.QuietLate = false, false }()
 	endT := ceilT(end)
 	for {
 		if b.err != nil {
@@ -443,7 +466,12 @@ func (b *Board) run(cond func() bool, end sched.Time) (bool, error) {
 		if t >= endT || b.stop {
 			return false, nil
 		}
+		late := cond == nil && b.quietMayRunLate()
+		b.s.QuietLate = late
 		next := b.s.Next()
+		if late {
+			next = b.s.NextLoud()
+		}
 		if next <= sched.Time(t)*sched.TState {
 			b.s.Advance(sched.Time(t) * sched.TState)
 			continue

@@ -227,6 +227,13 @@ func New(s *sched.Scheduler, bus *scsi.Bus, name string) *Chip {
 	c.evRxAckOff.Init(name+" DMA receive ACK off", c.rxAckOff)
 	c.evTxAckOff.Init(name+" DMA send ACK off", c.txAckOff)
 	s.Own(&c.evDRQ, &c.evArb, &c.evLatch, &c.evRxAck, &c.evTxAck, &c.evRxAckOff, &c.evTxAckOff)
+	// The DMA handshake steps change the bus and the chip's registers,
+	// which the CPU reads through I/O accesses, and IRQ and DRQ, which
+	// reach the CPU only through OnIRQ and OnDRQ (the board's jumpers; a
+	// board with them set does not run quiet events late): quiet.
+	for _, e := range []*sched.Event{&c.evDRQ, &c.evLatch, &c.evRxAck, &c.evTxAck, &c.evRxAckOff, &c.evTxAckOff} {
+		e.SetQuiet(true)
+	}
 	c.port = bus.Attach(name, c.onChange)
 	// The chip reacts to RST, BSY, SEL and REQ edges and levels and to
 	// the phase lines (phase match, the data bus enable); the data byte

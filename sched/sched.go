@@ -23,6 +23,15 @@
 // schedules an event earlier than the current horizon triggers OnEarlier, so the
 // CPU can stop at that event instead of running past it.
 //
+// Quiet events: an event marked with SetQuiet promises that running it
+// later than its time, at the next Advance, changes nothing the CPU sees
+// until then (it drives no interrupt, stops nothing and touches no memory;
+// what it changes is read through an I/O access, which advances the
+// scheduler first). Quiet events are kept in their own queue, so a board
+// may run its CPU up to NextLoud rather than Next and let them run at its
+// next I/O access (QuietLate). They still run in exactly the same order
+// and at the same simulated times; only fewer CPU runs are cut short.
+//
 // Observation and state: any number of observers (Observe) see each event
 // as it runs; with none attached the run loop pays one length check. An
 // owned event registered with Own can be saved and restored by its name:
@@ -107,7 +116,9 @@ type Event struct {
 	seq  uint64
 	name string
 	fn   func(now Time)
-	pos  int // 1 + position in the heap, 0 when not queued
+	pos  int // 1 + position in its heap, 0 when not queued
+	// quiet: queued in Scheduler.quiet rather than events (SetQuiet).
+	quiet bool
 	// watched counts the observers of this event alone (ObserveEvent).
 	watched int32
 }
@@ -126,6 +137,19 @@ func (e *Event) Init(name string, fn func(now Time)) {
 	}
 	e.name, e.fn = name, fn
 }
+
+// SetQuiet marks e as quiet (see the package doc): running it late, at
+// the next Advance, changes nothing the CPU sees before then. e must not
+// be pending.
+func (e *Event) SetQuiet(q bool) {
+	if e.pos != 0 {
+		panic(fmt.Sprintf("sched: SetQuiet of pending event %q", e.name))
+	}
+	e.quiet = q
+}
+
+// Quiet reports whether e is marked quiet.
+func (e *Event) Quiet() bool { return e.quiet }
 
 // At returns the time the event is due.
 func (e *Event) At() Time { return e.at }
@@ -150,14 +174,23 @@ const eventChunk = 128
 type Scheduler struct {
 	now    Time
 	seq    uint64
-	events []*Event // binary min-heap ordered by before
+	events []*Event // binary min-heap ordered by before: the loud events
+	quiet  []*Event // the same for the quiet events (SetQuiet)
 	chunk  []Event  // one-shot events: chunk[used:] are unused
 	used   int      // an index, not a re-slice: no pointer store per event
+	// due is at most the time of the earliest pending event (Schedule
+	// lowers it, runDue sets it exactly), so Advance with nothing due
+	// is one comparison.
+	due Time
 
 	// OnEarlier, if set, is called when an event is scheduled at a time
 	// earlier than every event queued before it. The board uses it to pull
-	// the CPU's run limit in.
+	// the CPU's run limit in. With QuietLate set, only a loud event earlier
+	// than every loud event calls it: quiet events may run late.
 	OnEarlier func(at Time)
+	// QuietLate says the board runs its CPU up to NextLoud, letting quiet
+	// events run at its next Advance (see OnEarlier).
+	QuietLate bool
 
 	observers []observer // of every event
 	evObs     []observer // of one event each (Event.watched)
@@ -199,6 +232,10 @@ func (s *Scheduler) ObserveEvent(e *Event, o Observer) (remove func()) {
 	}
 }
 
+// Observers returns how many observers are attached (Observe and
+// ObserveEvent alike).
+func (s *Scheduler) Observers() int { return len(s.observers) + len(s.evObs) }
+
 // New returns a scheduler at time zero.
 func New() *Scheduler { return &Scheduler{} }
 
@@ -232,14 +269,25 @@ func (s *Scheduler) Schedule(e *Event, at Time) {
 	if at < s.now {
 		panic(fmt.Sprintf("sched: event %q scheduled at %v, before now %v", e.name, at, s.now))
 	}
-	if e.pos != 0 {
-		s.remove(e.pos - 1)
+	h := &s.events
+	if e.quiet {
+		h = &s.quiet
 	}
-	earliest := len(s.events) == 0 || at < s.events[0].at
+	if e.pos != 0 {
+		remove(h, e.pos-1)
+	}
+	var earliest bool
+	switch {
+	case !s.QuietLate:
+		earliest = s.Pending() == 0 || at < s.Next()
+	case !e.quiet:
+		earliest = len(s.events) == 0 || at < s.events[0].at
+	}
 	s.seq++
 	e.at, e.seq = at, s.seq
-	s.events = append(s.events, e)
-	s.up(len(s.events) - 1)
+	s.due = min(s.due, at)
+	*h = append(*h, e)
+	up(*h, len(*h)-1)
 	if earliest && s.OnEarlier != nil {
 		s.OnEarlier(at)
 	}
@@ -254,13 +302,16 @@ func (s *Scheduler) Cancel(e *Event) {
 	if e == nil || e.pos == 0 {
 		return
 	}
-	s.remove(e.pos - 1)
+	if e.quiet {
+		remove(&s.quiet, e.pos-1)
+	} else {
+		remove(&s.events, e.pos-1)
+	}
 }
 
-// up moves the event at heap position i towards the root until its parent
-// is before it.
-func (s *Scheduler) up(i int) {
-	h := s.events
+// up moves the event at position i of heap h towards the root until its
+// parent is before it.
+func up(h []*Event, i int) {
 	e := h[i]
 	for i > 0 {
 		p := (i - 1) / 2
@@ -276,10 +327,9 @@ func (s *Scheduler) up(i int) {
 	e.pos = i + 1
 }
 
-// down moves the event at heap position i towards the leaves until no
-// child is before it, and reports whether it moved.
-func (s *Scheduler) down(i int) bool {
-	h := s.events
+// down moves the event at position i of heap h towards the leaves until
+// no child is before it, and reports whether it moved.
+func down(h []*Event, i int) bool {
 	n := len(h)
 	e := h[i]
 	i0 := i
@@ -304,9 +354,9 @@ func (s *Scheduler) down(i int) bool {
 	return i > i0
 }
 
-// remove takes the event at heap position i out of the queue.
-func (s *Scheduler) remove(i int) {
-	h := s.events
+// remove takes the event at position i out of heap *hp.
+func remove(hp *[]*Event, i int) {
+	h := *hp
 	n := len(h) - 1
 	e := h[i]
 	e.pos = 0
@@ -315,32 +365,61 @@ func (s *Scheduler) remove(i int) {
 		h[i].pos = i + 1
 	}
 	h[n] = nil
-	s.events = h[:n]
+	h = h[:n]
+	*hp = h
 	if i != n {
-		if !s.down(i) {
-			s.up(i)
+		if !down(h, i) {
+			up(h, i)
 		}
 	}
 }
 
-// popMin takes the earliest event out of the queue: remove(0) without
-// the sift up a root never needs (one per event the board runs).
-func (s *Scheduler) popMin() *Event {
-	h := s.events
+// popMin takes the earliest event out of heap *hp: remove(0) without the
+// sift up a root never needs (one per event the board runs).
+func popMin(hp *[]*Event) *Event {
+	h := *hp
 	n := len(h) - 1
 	e := h[0]
 	e.pos = 0
 	h[0] = h[n]
 	h[n] = nil
-	s.events = h[:n]
+	h = h[:n]
+	*hp = h
 	if n > 0 {
-		s.down(0)
+		down(h, 0)
 	}
 	return e
 }
 
+// first returns the heap whose root is the earliest pending event, or nil.
+func (s *Scheduler) first() *[]*Event {
+	switch {
+	case len(s.quiet) == 0:
+		if len(s.events) == 0 {
+			return nil
+		}
+		return &s.events
+	case len(s.events) == 0 || before(s.quiet[0], s.events[0]):
+		return &s.quiet
+	}
+	return &s.events
+}
+
 // Next returns the time of the earliest pending event, or MaxTime.
 func (s *Scheduler) Next() Time {
+	n := MaxTime
+	if len(s.events) != 0 {
+		n = s.events[0].at
+	}
+	if len(s.quiet) != 0 && s.quiet[0].at < n {
+		n = s.quiet[0].at
+	}
+	return n
+}
+
+// NextLoud returns the time of the earliest pending event that is not
+// quiet, or MaxTime.
+func (s *Scheduler) NextLoud() Time {
 	if len(s.events) == 0 {
 		return MaxTime
 	}
@@ -348,15 +427,30 @@ func (s *Scheduler) Next() Time {
 }
 
 // Pending returns how many events are queued.
-func (s *Scheduler) Pending() int { return len(s.events) }
+func (s *Scheduler) Pending() int { return len(s.events) + len(s.quiet) }
 
 // Advance runs, in order, every event due at or before t, then sets now to t.
 // Events may schedule further events; those due by t run too. Advancing to a
 // time before now is a no-op (the CPU may report an access at the instant the
 // scheduler already reached).
 func (s *Scheduler) Advance(t Time) {
-	for len(s.events) > 0 && s.events[0].at <= t {
-		e := s.popMin()
+	// The common case, an I/O access with nothing due, stays inline.
+	if t >= s.due {
+		s.runDue(t)
+	}
+	if t > s.now {
+		s.now = t
+	}
+}
+
+// runDue runs every event due at or before t, in order (Advance).
+func (s *Scheduler) runDue(t Time) {
+	for {
+		h := s.first()
+		if h == nil || (*h)[0].at > t {
+			break
+		}
+		e := popMin(h)
 		if e.at > s.now {
 			s.now = e.at
 		}
@@ -374,9 +468,7 @@ func (s *Scheduler) Advance(t Time) {
 		}
 		e.fn(s.now)
 	}
-	if t > s.now {
-		s.now = t
-	}
+	s.due = s.Next()
 }
 
 // Own registers owned events (from NewEvent or Init) as restorable by their
@@ -417,8 +509,8 @@ var ErrNotRestorable = errors.New("event cannot be saved: not owned under a uniq
 // State returns the saved form of the queue. It fails if a pending event
 // could not be found again by SetState.
 func (s *Scheduler) State() (State, error) {
-	st := State{Now: s.now, Seq: s.seq, Queue: make([]QueuedEvent, 0, len(s.events))}
-	for _, e := range s.events {
+	st := State{Now: s.now, Seq: s.seq, Queue: make([]QueuedEvent, 0, s.Pending())}
+	for _, e := range slices.Concat(s.events, s.quiet) {
 		if o := s.owned[e.name]; len(o) != 1 || o[0] != e {
 			return State{}, fmt.Errorf("sched: %q at %v: %w", e.name, e.at, ErrNotRestorable)
 		}
@@ -447,15 +539,22 @@ func (s *Scheduler) SetState(st State) error {
 			return fmt.Errorf("sched: saved event %q at %v (seq %d) is inconsistent with now %v (seq %d)", q.Name, q.At, q.Seq, st.Now, st.Seq)
 		}
 	}
-	for len(s.events) > 0 {
-		s.remove(len(s.events) - 1)
+	for _, h := range []*[]*Event{&s.events, &s.quiet} {
+		for len(*h) > 0 {
+			remove(h, len(*h)-1)
+		}
 	}
 	s.now, s.seq = st.Now, st.Seq
 	for _, q := range st.Queue {
 		e := s.owned[q.Name][0]
 		e.at, e.seq = q.At, q.Seq
-		s.events = append(s.events, e)
-		s.up(len(s.events) - 1)
+		h := &s.events
+		if e.quiet {
+			h = &s.quiet
+		}
+		*h = append(*h, e)
+		up(*h, len(*h)-1)
 	}
+	s.due = s.Next()
 	return nil
 }

@@ -185,6 +185,9 @@ func (b *Bus) ObserveLines(mask Line, o Observer) (remove func()) {
 	})
 }
 
+// Observed reports whether any observer is attached.
+func (b *Bus) Observed() bool { return b.observers.Len() != 0 }
+
 // Lines returns the OR of every port's control lines, with DBP.
 func (b *Bus) Lines() Line { return b.lines }
 
@@ -201,13 +204,9 @@ func (b *Bus) update(from *Port) {
 	var l Line
 	var d uint8
 	for _, p := range b.ports {
-		l |= p.lines
-		if p.driving {
-			d |= p.data
-			if OddParity(p.data) {
-				l |= DBP
-			}
-		}
+		// A port that drives no data has data 0 and dbp 0 (DriveData).
+		l |= p.lines | p.dbp
+		d |= p.data
 	}
 	if l == b.lines && d == b.data {
 		return
@@ -241,6 +240,7 @@ type Port struct {
 	lines    Line
 	data     uint8
 	driving  bool
+	dbp      Line // DBP when driving data of even weight, else 0
 	// listen is the changes onChange is told of (Listen).
 	listen Line
 }
@@ -279,7 +279,10 @@ func (p *Port) DriveData(v uint8, on bool) {
 	if p.driving == on && p.data == v {
 		return
 	}
-	p.driving, p.data = on, v
+	p.driving, p.data, p.dbp = on, v, 0
+	if on && OddParity(v) {
+		p.dbp = DBP
+	}
 	p.bus.update(p)
 }
 
@@ -294,7 +297,7 @@ func (p *Port) Release() {
 	if p.lines == 0 && !p.driving {
 		return
 	}
-	p.lines, p.data, p.driving = 0, 0, false
+	p.lines, p.data, p.driving, p.dbp = 0, 0, false, 0
 	p.bus.update(p)
 }
 
@@ -338,7 +341,13 @@ func (b *Bus) SetState(st BusState) error {
 	}
 	for i, ps := range st.Ports {
 		p := b.ports[i]
-		p.lines, p.data, p.driving = ps.Lines, ps.Data, ps.Driving
+		p.lines, p.data, p.driving, p.dbp = ps.Lines, 0, ps.Driving, 0
+		if ps.Driving { // a port not driving keeps data 0 (DriveData)
+			p.data = ps.Data
+			if OddParity(ps.Data) {
+				p.dbp = DBP
+			}
+		}
 	}
 	b.lines, b.data, b.changes = st.Lines, st.Data, st.Changes
 	return nil

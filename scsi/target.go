@@ -160,6 +160,14 @@ func NewTarget(bus *Bus, id int, name string, dev Device, timing Timing) *Target
 	}
 	t.evReq.Init(name+" REQ", t.reqOn)
 	t.evReqOff.Init(name+" REQ off", t.reqOff)
+	// The byte steps touch the bus alone (and, at the end of a byte, the
+	// device's continuation, which does the same or schedules its own
+	// events): quiet, they may run at the CPU's next I/O access.
+	for p := range t.evPhase {
+		t.evPhase[p].SetQuiet(true)
+	}
+	t.evReq.SetQuiet(true)
+	t.evReqOff.SetQuiet(true)
 	t.evRespond.Init(name+" select response", t.respond)
 	t.evAfterSel.Init(name+" after selection", t.afterSelection)
 	t.evCommand.Init(name+" command", t.command)

@@ -83,8 +83,9 @@
 // count is the cycle a Bus access would need the time of) and served from
 // its page. While every page is one array's (FlatMemory: the board with
 // its ROM switched out), flatMem indexes that array without the page
-// lookup or the count. Only an access that reaches the Bus computes its
-// T-state.
+// lookup or the count; while the read pages are that array's and a write
+// page is the Bus's (a watched write), readFlatMem reads the array and
+// counts. Only an access that reaches the Bus computes its T-state.
 //
 // BenchmarkPeerSideBySide measures the peer workload on z80host (flat RAM)
 // and on bare koron on its own DumbMemory, in alternating 1 M T-state

@@ -91,9 +91,13 @@ type CPU struct {
 	ack   InterruptAck
 	rpage *[256]*[256]byte
 	wpage *[256]*[256]byte
-	flat  *[65536]byte // every page is this array's, read and write alike; or nil
+	flat  *[65536]byte // every read page is this array's, or nil (isFlat)
+	// flatRW is flat when the write pages are its too (flatMem), or nil.
+	flatRW *[65536]byte
 	// runMem is koron's Memory while Run's fast paths run: flatMem when
-	// flat is set, plainMem otherwise; inRun says they are running.
+	// every page is flat's, readFlatMem when the read pages are and a
+	// write page is the Bus's, plainMem otherwise; inRun says they are
+	// running.
 	runMem z80.Memory
 	inRun  bool
 
@@ -152,10 +156,15 @@ func New(bus Bus) *CPU {
 // Bus that implements FlatMemory needs to call it; the CPU reads the other
 // tables on every access anyway.
 func (c *CPU) PagesChanged() {
-	c.flat, c.runMem = nil, (*plainMem)(c)
+	c.flat, c.flatRW, c.runMem = nil, nil, (*plainMem)(c)
 	if f, ok := c.bus.(FlatMemory); ok {
-		if m := f.FlatMemory(); m != nil && c.isFlat(m) {
-			c.flat, c.runMem = m, (*flatMem)(c)
+		if m := f.FlatMemory(); m != nil {
+			switch r, w := c.isFlat(m); {
+			case r && w:
+				c.flat, c.flatRW, c.runMem = m, m, (*flatMem)(c)
+			case r:
+				c.flat, c.runMem = m, (*readFlatMem)(c)
+			}
 		}
 	}
 	if c.inRun {
@@ -165,14 +174,23 @@ func (c *CPU) PagesChanged() {
 	}
 }
 
-func (c *CPU) isFlat(m *[65536]byte) bool {
+// isFlat reports whether every read page and every write page is m's in
+// order; a write page may also be nil (served by the Bus) for w false.
+func (c *CPU) isFlat(m *[65536]byte) (r, w bool) {
+	r, w = true, true
 	for i := range c.rpage {
 		p := (*[256]byte)(m[i*256 : i*256+256])
-		if c.rpage[i] != p || c.wpage[i] != p {
-			return false
+		if c.rpage[i] != p {
+			return false, false
+		}
+		if c.wpage[i] != p {
+			if c.wpage[i] != nil {
+				return false, false
+			}
+			w = false
 		}
 	}
-	return true
+	return r, w
 }
 
 // Reset puts the CPU in the reset state: PC, I, R = 0, IM 0, IFF1 = IFF2 =

@@ -453,3 +453,55 @@ func TestFlatMemoryFollowsPageChanges(t *testing.T) {
 	assert.True(t, c.flat == nil)
 	assert.Zero(t, c.Mismatches)
 }
+
+// logWrites is countBus that keeps each write the Bus serves, with its
+// T-state.
+type logWrites struct {
+	countBus
+	writes []uint64
+}
+
+func (b *logWrites) Write(a uint16, v uint8, t uint64) {
+	b.writes = append(b.writes, uint64(a)<<32|t)
+	b.countBus.Write(a, v, t)
+}
+
+// A watched write page (nil: the Bus serves it) under flat read pages:
+// reads are still served from the array without the Bus, and the writes
+// to the watched page reach the Bus at the T-states Step gives them.
+func TestReadFlatMemoryWatchedWrites(t *testing.T) {
+	// LD HL,9000h; LD (HL),A; INC (HL); LD SP,9010h; PUSH BC; LD A,(HL);
+	// HALT (plain and quick instructions)
+	code := []byte{0x21, 0x00, 0x90, 0x77, 0x34, 0x31, 0x10, 0x90, 0xc5, 0x7e, 0x76}
+	setup := func() (*CPU, *logWrites) {
+		b := &logWrites{countBus: countBus{ramBus: *newRAMBus()}}
+		for i := range b.rpage {
+			p := (*[256]byte)(b.mem[i*256 : i*256+256])
+			b.rpage[i], b.wpage[i] = p, p
+		}
+		b.wpage[0x90] = nil
+		b.load(0x100, code)
+		c := New(b)
+		r := c.Regs()
+		r.PC, r.AF, r.BC = 0x100, 0x4200, 0x1234
+		c.SetRegs(r)
+		return c, b
+	}
+	run, rb := setup()
+	require.True(t, run.flat != nil, "reads are flat")
+	_, isReadFlat := run.runMem.(*readFlatMem)
+	require.True(t, isReadFlat, "a write page is the Bus's")
+	run.Run(run.T() + 200)
+
+	step, sb := setup()
+	for !step.Regs().Halted {
+		step.Step()
+	}
+	assert.Equal(t, sb.writes, rb.writes, "the Bus's writes and their T-states")
+	assert.Len(t, rb.writes, 4, "LD, INC, the two bytes of PUSH")
+	assert.Equal(t, uint8(0x43), rb.mem[0x9000])
+	assert.Equal(t, []byte{0x34, 0x12}, rb.mem[0x900e:0x9010])
+	assert.Equal(t, uint8(0x43), uint8(run.Regs().AF>>8))
+	assert.Zero(t, rb.reads, "no read went to the Bus")
+	assert.Zero(t, run.Mismatches)
+}
