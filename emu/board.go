@@ -447,7 +447,7 @@ func (b *Board) Step() (int, error) {
 // event a cut too.
 func (b *Board) quietMayRunLate() bool {
 	return b.s.Observers() == 1 && !b.bus.Observed() && b.cpu.Hook == nil &&
-		b.ncr.OnIRQ == nil && b.ncr.OnDRQ == nil
+		b.ncr.OnIRQ == nil && b.ncr.OnDRQ == nil && !b.ncr.OutputsObserved()
 }
 
 func (b *Board) run(cond func() bool, end sched.Time) (bool, error) {

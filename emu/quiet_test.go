@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/lbplus/lbplus/ncr5380"
 	"github.com/lbplus/lbplus/sched"
 	"github.com/lbplus/lbplus/scsi"
 )
@@ -40,6 +41,11 @@ func TestQuietEventsRunLateOnlyUnobserved(t *testing.T) {
 	b.NCR5380().OnDRQ = func(bool) {}
 	assert.False(t, b.quietMayRunLate(), "a listener of DRQ")
 	b.NCR5380().OnDRQ = nil
+	assert.True(t, b.quietMayRunLate())
+
+	remove = b.NCR5380().ObserveOutputs(func(sched.Time, ncr5380.Output, bool) {})
+	assert.False(t, b.quietMayRunLate(), "an observer of IRQ and DRQ (the debugger's recorder)")
+	remove()
 	assert.True(t, b.quietMayRunLate())
 
 	assert.False(t, newBoard(Jumpers{IRQToTRG2: true}).quietMayRunLate(), "JMP3")

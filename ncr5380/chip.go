@@ -210,6 +210,11 @@ func (c *Chip) ObserveOutputs(fn func(now sched.Time, out Output, level bool)) (
 	return c.outObs.Add(fn, nil)
 }
 
+// OutputsObserved reports whether an observer of IRQ and DRQ is attached:
+// it must see each edge when it happens, so the chip's quiet DMA steps may
+// not then run late.
+func (c *Chip) OutputsObserved() bool { return c.outObs.Len() != 0 }
+
 func (c *Chip) trace(event string) {
 	for _, fn := range c.evObs.List() {
 		fn(c.s.Now(), event)
