@@ -117,6 +117,9 @@ func (r RowResult) Check() string {
 		if r.BytesPerSec >= r.StoryBelow {
 			return fmt.Sprintf("%.0f B/s, the story's is under %.0f", r.BytesPerSec, r.StoryBelow)
 		}
+		if r.BytesPerSec <= r.StoryAbove {
+			return fmt.Sprintf("%.0f B/s: the story's rise to 12.7K would be more than %gx (it says quadrupled)", r.BytesPerSec, MaxRise)
+		}
 		if blocks := int(r.Row.Program.Passes); r.Repositions < blocks/ReposEvery {
 			return fmt.Sprintf("%d tape repositions in %d blocks; the story's tape stopped every block", r.Repositions, blocks)
 		}

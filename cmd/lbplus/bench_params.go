@@ -43,6 +43,7 @@ func init() {
 		short   bool
 		workers int
 		only    []string
+		crossV  bool
 	)
 	cmd := &cobra.Command{
 		Use:   "params",
@@ -69,6 +70,9 @@ minutes), with narrower windows where the burst 4K x2 host must stop at
 tape 3:1 (fewer blocks, fewer chances to stop). --param searches one.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if crossV {
+				return crossValidate(cmd, asJSON, short)
+			}
 			if workers < 1 {
 				return fmt.Errorf("--workers %d: give at least 1", workers)
 			}
@@ -134,6 +138,7 @@ tape 3:1 (fewer blocks, fewer chances to stop). --param searches one.`,
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array: each parameter's value, unit, source and window")
 	cmd.Flags().BoolVar(&short, "short", false, "a quicker, coarser search (fewer blocks a row, ends four times coarser)")
 	cmd.Flags().IntVar(&workers, "workers", min(2, runtime.NumCPU()), "parameters searched at a time")
+	cmd.Flags().BoolVar(&crossV, "cross-validate", false, "instead of the windows: each story figure with the parameters fitted on it, the prediction and its error (docs/PARAMETERS.md)")
 	cmd.Flags().StringSliceVar(&only, "param", nil, "only these parameters (e.g. mcd403.SlotTime or SlotTime; repeatable)")
 	benchCmd.AddCommand(cmd)
 }
@@ -187,4 +192,23 @@ func writeWindows(w io.Writer, ws []bench.Window) error {
 		}
 	}
 	return nil
+}
+
+// crossValidate is --cross-validate: bench.RunCrossValidation in a scratch
+// directory, the figure being run on stderr.
+func crossValidate(cmd *cobra.Command, asJSON, short bool) error {
+	dir, err := scratchDir()
+	if err != nil {
+		return err
+	}
+	defer bench.RemoveScratch(dir)
+	progress := func(id string) { fmt.Fprintf(cmd.ErrOrStderr(), "\r%-40s", id) }
+	if benchFlags.quiet {
+		progress = nil
+	}
+	err = bench.RunCrossValidation(cmd.OutOrStdout(), dir, short, asJSON, progress)
+	if progress != nil {
+		fmt.Fprintln(cmd.ErrOrStderr())
+	}
+	return err
 }
