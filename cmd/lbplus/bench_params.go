@@ -48,9 +48,10 @@ func init() {
 	cmd := &cobra.Command{
 		Use:   "params",
 		Short: "The window of every fitted parameter: how far it may move with every story row kept",
-		Long: `For each parameter that a story row constrains (the FIT entries of
-docs/PARAMETERS.md, and two that are not fitted: ReqAfterAck, which a
-source gives, and SearchFactor, which no check moves), searches on the
+		Long: `For each parameter that a story row constrains (the six FIT entries of
+docs/PARAMETERS.md and the assumptions and derivations the rows bound,
+among them ReqAfterAck, which a source gives, and SearchFactor, which no
+check moves), searches on the
 emulation, with every other parameter at its value, for the range over
 which every story check still passes: the five seed rows within their
 tolerances (` + fmt.Sprint(bench.ParamsPasses) + ` blocks each), burst 4K x2 missing tape 3:1, the
@@ -67,7 +68,12 @@ The full search of all parameters takes about 8 minutes of CPU (measured:
 about 4-5 minutes on two idle cores). --short measures the rows on ` + fmt.Sprint(bench.ShortParamsPasses) + ` blocks and
 stops each bisection four times coarser: about half the CPU time (3.7
 minutes), with narrower windows where the burst 4K x2 host must stop at
-tape 3:1 (fewer blocks, fewer chances to stop). --param searches one.`,
+tape 3:1 (fewer blocks, fewer chances to stop). --param searches one.
+
+--cross-validate instead runs every figure of the story once and prints it
+with the parameters fitted on it (or "held out"), the model's prediction
+and its error (docs/PARAMETERS.md "Cross-validation"; with --short, ` + fmt.Sprint(bench.ShortParamsPasses) + `
+blocks a row and no 10 MB run).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if crossV {
