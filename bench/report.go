@@ -96,6 +96,9 @@ func (r Row) Rule() string {
 	case r.Story != 0 && r.Tolerance != 0:
 		return fmt.Sprintf("within %.0f%% of %.0f B/s", 100*r.Tolerance, r.Story)
 	case r.StoryBelow != 0:
+		if r.StoryAbove != 0 {
+			return fmt.Sprintf("between %.0f and %.0f B/s, tape repositioning at least every %d blocks", r.StoryAbove, r.StoryBelow, ReposEvery)
+		}
 		return fmt.Sprintf("under %.0f B/s, tape repositioning at least every %d blocks", r.StoryBelow, ReposEvery)
 	}
 	return "the run completes"

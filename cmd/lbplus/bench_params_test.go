@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -47,4 +48,48 @@ func TestBenchParamsBadFlags(t *testing.T) {
 	assert.EqualError(t, rootCmd.Execute(), "--workers 0: give at least 1")
 	rootCmd.SetArgs([]string{"bench", "params", "--workers", "1", "--param", "NoSuch"})
 	assert.EqualError(t, rootCmd.Execute(), "--param NoSuch: no such fitted parameter")
+}
+
+// bench params --cross-validate --json: the fitted parameters with the
+// figures each is fitted on, and every figure with its prediction; the
+// headline row within 1 %.
+func TestBenchParamsCrossValidateJSON(t *testing.T) {
+	var out bytes.Buffer
+	rootCmd.SetOut(&out)
+	rootCmd.SetArgs([]string{"bench", "params", "--cross-validate", "--short", "--json", "-q"})
+	defer rootCmd.SetArgs(nil)
+	require.NoError(t, rootCmd.Execute())
+	var r struct {
+		Fitted []struct {
+			Name     string   `json:"name"`
+			FittedOn []string `json:"fitted_on"`
+		} `json:"fitted"`
+		Figures []struct {
+			ID    string   `json:"id"`
+			Fits  []string `json:"fits"`
+			Error *float64 `json:"error"`
+			Holds bool     `json:"holds"`
+		} `json:"figures"`
+		HeldOut   int `json:"held_out"`
+		HeldOutOK int `json:"held_out_reproduced"`
+	}
+	require.NoError(t, json.Unmarshal(out.Bytes(), &r), out.String())
+	assert.NotEmpty(t, r.Fitted)
+	assert.LessOrEqual(t, len(r.Fitted), 6)
+	for _, f := range r.Fitted {
+		assert.NotEmpty(t, f.FittedOn, f.Name)
+	}
+	found := false
+	for _, f := range r.Figures {
+		if f.ID == "burst-hd3-8Kx1-tape3" {
+			found = true
+			require.NotNil(t, f.Error)
+			assert.Less(t, math.Abs(*f.Error), 0.01)
+			assert.True(t, f.Holds)
+			assert.NotEmpty(t, f.Fits)
+		}
+	}
+	assert.True(t, found, "the headline row is a figure")
+	assert.Positive(t, r.HeldOut)
+	assert.LessOrEqual(t, r.HeldOutOK, r.HeldOut)
 }
