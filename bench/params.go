@@ -114,11 +114,11 @@ func FitParams() []FitParam {
 			func(p *mcd403.Params) *sched.Time { return &p.ArmLead }),
 		tape("IdleStop", "ms", "D: SlotTime + FrameGap, one block period of tape (A mechanism)", 20, 2000, 1,
 			func(p *mcd403.Params) *sched.Time { return &p.IdleStop }),
-		tape("RampTime", "ms", "FIT: the cost of a stop (BIOS row under 3000 B/s)", 10, 4000, 5,
+		tape("RampTime", "ms", "FIT: the cost of a stop (BIOS row between 2842 and 3000 B/s)", 10, 4000, 5,
 			func(p *mcd403.Params) *sched.Time { return &p.RampTime }),
 		intParam("mcd403.SearchFactor", "x", "A: search speed over write speed", 1, 16,
 			func(m *Models) *int { return &m.Tape.SearchFactor }),
-		{Name: "mcd403.FIFOSize", Unit: "bytes", Source: "A: a power-of-two ring, drained half a ring at a time (64, 128 and 256 keep every check)", Grid: rings,
+		{Name: "mcd403.FIFOSize", Unit: "bytes", Source: "A: a power-of-two ring, drained half a ring at a time (32 to 256 keep every check)", Grid: rings,
 			get: func(m *Models) float64 { return float64(m.Tape.FIFOSize) },
 			set: func(m *Models, v float64) {
 				m.Tape.FIFOSize = int(math.Round(v))

@@ -40,7 +40,7 @@ type Params struct {
 
 	// TrackToTrack: a one-cylinder seek including settle, 8 ms [A: the
 	// figure of drives of the class, docs/HARDWARE.md 6]. BACKUP's runs
-	// cross cylinders, so the rows bound it, but only far away (2-18 ms,
+	// cross cylinders, so the rows bound it, but only far away (2-35 ms,
 	// docs/PARAMETERS.md): the value is not chosen for a row.
 	TrackToTrack sched.Time
 	// AverageSeek: a seek over a third of the cylinders, 40 ms [F STUBBLEBINE

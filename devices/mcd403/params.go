@@ -118,9 +118,11 @@ type Params struct {
 	// = 300 ms. [FIT]: the one free term of the write budget B(k) (with
 	// DataTime, VerifyLag, StatusOverhead, ArmLead and the drive's
 	// CommandOverhead and acceptance rate, which act only through the same
-	// sum), placed at the centre of the window in which a burst host with
-	// 8K x1 disk reads streams at tape 3:1 while one with 4K x2 reads
-	// misses it (291-306 ms on 48 blocks; docs/PARAMETERS.md).
+	// sum), placed inside the window in which a burst host with 8K x1 disk
+	// reads streams at tape 3:1 while one with 4K x2 reads misses it
+	// (291-318 ms with the 8K x1 row on 8 blocks; over 48 blocks that host
+	// first misses near 306 ms, and 300 ms is the centre of 291-306 ms;
+	// docs/PARAMETERS.md).
 	BlockPrepare sched.Time
 	// IdleStop: no READ or WRITE for this long after the last one's status
 	// -> the firmware stops the tape (and backs up for the next block)
@@ -149,8 +151,8 @@ type Params struct {
 	// power-of-two size; with the 5380's output latch the ring then holds
 	// a whole number of 16-byte bursts, which is what lets the story's
 	// 16-byte bursts work while 256-byte ones hang (docs/TAPE.md 1). The
-	// size is not chosen for a row: rings of 64, 128 and 256 keep every
-	// story check, 512 lets a 256-byte burst through (docs/PARAMETERS.md);
+	// size is not chosen for a row: rings of 32 to 256 keep every story
+	// check, 512 lets a 256-byte burst through (docs/PARAMETERS.md);
 	// sizes that are not a multiple of 16 hang the 16-byte bursts.
 	FIFOSize int
 	// DrainChunk: the firmware moves DATA OUT bytes from the FIFO to the
