@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 
@@ -68,12 +67,11 @@ func intParam(name, unit, src string, lo, hi float64, f func(*Models) *int) FitP
 // that still passes every check is reported as open.
 func FitParams() []FitParam {
 	ms, us := sched.Millisecond, sched.Microsecond
-	var chunks []float64 // the drain chunks that divide the block and fit the FIFO
-	def := DefaultModels()
-	for c := 1; c < def.Tape.FIFOSize; c *= 2 {
-		if def.Tape.BlockSize%c == 0 {
-			chunks = append(chunks, float64(c))
-		}
+	// The FIFO is a ring indexed by a masked counter: a power of two, its
+	// drain chunk half of it (mcd403.Params.FIFOSize, DrainChunk).
+	var rings []float64
+	for n := 16; n <= 1024; n *= 2 {
+		rings = append(rings, float64(n))
 	}
 	disk := func(name, src string, lo, hi, step float64, f func(*acb4000.Params) *sched.Time) FitParam {
 		return timeParam("acb4000."+name, "ms", ms, src, lo, hi, step, true, func(m *Models) *sched.Time { return f(&m.Disk) })
@@ -86,54 +84,54 @@ func FitParams() []FitParam {
 		return timeParam("mcd403."+name, unit, scale, src, lo, hi, step, false, func(m *Models) *sched.Time { return f(&m.Tape) })
 	}
 	ps := []FitParam{
-		disk("CommandOverhead", "FIT: interleave table 7:1 against 8:1", 0, 6, 0.01,
+		disk("CommandOverhead", "FIT: disk table 7:1 loses a revolution at each READ boundary, 8:1 does not", 0, 6, 0.01,
 			func(p *acb4000.Params) *sched.Time { return &p.CommandOverhead }),
-		disk("StatusOverhead", "FIT: in the READ turnaround with CommandOverhead", 0, 6, 0.01,
+		disk("StatusOverhead", "A: acts only in its sum with CommandOverhead, which carries the fit", 0, 6, 0.01,
 			func(p *acb4000.Params) *sched.Time { return &p.StatusOverhead }),
-		disk("ArmLatency", "FIT: interleave table 2:1 and 8:1", 0, 3, 0.01,
+		disk("ArmLatency", "FIT: disk table 2:1 (165 ms, the host-bound row)", 0, 3, 0.01,
 			func(p *acb4000.Params) *sched.Time { return &p.ArmLatency }),
-		disk("ChainLatency", "FIT: the interleave table bounds it above (the value fits the gap after a data field)", 0, 2, 0.005,
+		disk("ChainLatency", "A: must fit the 35 us gap after a data field (1:1 works, ACB-OEM); bounded above only", 0, 2, 0.005,
 			func(p *acb4000.Params) *sched.Time { return &p.ChainLatency }),
-		disk("ECCCheck", "FIT: the interleave table bounds it above (store and forward)", 0, 2, 0.005,
+		disk("ECCCheck", "A: a syndrome test after the hardware ECC; bounded above only", 0, 2, 0.005,
 			func(p *acb4000.Params) *sched.Time { return &p.ECCCheck }),
-		disk("TrackToTrack", "FIT: BACKUP's rows cross cylinders (a one-cylinder seek of the class)", 0, 40, 0.1,
+		disk("TrackToTrack", "A: a one-cylinder seek of drives of the class; bounded far away", 0, 40, 0.1,
 			func(p *acb4000.Params) *sched.Time { return &p.TrackToTrack }),
-		tape("SlotTime", "ms", "FIT: the three streaming rates", 180, 250, 0.1,
+		tape("SlotTime", "ms", "FIT: 12787 B/s at tape 3:1 and 6631 B/s at 6:1, in closed form", 180, 250, 0.1,
 			func(p *mcd403.Params) *sched.Time { return &p.SlotTime }),
-		tape("FrameGap", "ms", "FIT: the three streaming rates (the per-block term)", 0, 150, 0.1,
+		tape("FrameGap", "ms", "FIT: 12787 B/s at tape 3:1 and 6631 B/s at 6:1, in closed form", 0, 150, 0.1,
 			func(p *mcd403.Params) *sched.Time { return &p.FrameGap }),
-		tape("DataTime", "ms", "FIT: in the write deadline (90% of the slot)", 100, 198, 0.5,
+		tape("DataTime", "ms", "A: 9/10 of the slot; in the write budget with BlockPrepare", 100, 198, 0.5,
 			func(p *mcd403.Params) *sched.Time { return &p.DataTime }),
-		tape("VerifyLag", "ms", "FIT: in the write deadline (read-after-write check)", 0, 100, 0.1,
+		tape("VerifyLag", "ms", "A: read-after-write check; in the write budget with BlockPrepare", 0, 100, 0.1,
 			func(p *mcd403.Params) *sched.Time { return &p.VerifyLag }),
-		tape("BlockPrepare", "ms", "FIT: burst 8K x1 streams at tape 3:1, 4K x2 does not", 150, 450, 0.5,
+		tape("BlockPrepare", "ms", "FIT: burst 8K x1 streams at tape 3:1, 4K x2 misses it (the write budget)", 150, 450, 0.5,
 			func(p *mcd403.Params) *sched.Time { return &p.BlockPrepare }),
-		tape("CommandOverhead", "ms", "FIT: in the host's time per block (firmware decode)", 0, 100, 0.1,
+		tape("CommandOverhead", "ms", "A: firmware decode; in the write budget with BlockPrepare", 0, 100, 0.1,
 			func(p *mcd403.Params) *sched.Time { return &p.CommandOverhead }),
-		tape("StatusOverhead", "ms", "FIT: in the write deadline (firmware wrap-up)", 0, 100, 0.1,
+		tape("StatusOverhead", "ms", "A: firmware wrap-up; in the write budget with BlockPrepare", 0, 100, 0.1,
 			func(p *mcd403.Params) *sched.Time { return &p.StatusOverhead }),
-		tape("ArmLead", "ms", "FIT: the burst rows bound it above (the formatter's set-up)", 0, 100, 0.1,
+		tape("ArmLead", "ms", "A: the formatter's set-up; in the write budget with BlockPrepare", 0, 100, 0.1,
 			func(p *mcd403.Params) *sched.Time { return &p.ArmLead }),
-		tape("IdleStop", "ms", "FIT: the BIOS path stops at any tape interleave, byte by byte at 6:1 streams", 20, 2000, 1,
+		tape("IdleStop", "ms", "D: SlotTime + FrameGap, one block period of tape (A mechanism)", 20, 2000, 1,
 			func(p *mcd403.Params) *sched.Time { return &p.IdleStop }),
-		tape("RampTime", "ms", "FIT: the cost of a stop (BIOS row under 3000 B/s)", 10, 4000, 5,
+		tape("RampTime", "ms", "FIT: the cost of a stop (BIOS row between 2842 and 3000 B/s)", 10, 4000, 5,
 			func(p *mcd403.Params) *sched.Time { return &p.RampTime }),
-		tape("Resync", "ms", "FIT: the cost of a stop (BIOS row under 3000 B/s)", 0, 6000, 5,
-			func(p *mcd403.Params) *sched.Time { return &p.Resync }),
 		intParam("mcd403.SearchFactor", "x", "A: search speed over write speed", 1, 16,
 			func(m *Models) *int { return &m.Tape.SearchFactor }),
-		intParam("mcd403.FIFOSize", "bytes", "FIT: 256-byte bursts hang, 16-byte bursts work", 66, 1024,
-			func(m *Models) *int { return &m.Tape.FIFOSize }),
-		{Name: "mcd403.DrainChunk", Unit: "bytes", Source: "FIT: 256-byte bursts hang, 16-byte bursts work", Grid: chunks,
-			get: func(m *Models) float64 { return float64(m.Tape.DrainChunk) },
-			set: func(m *Models, v float64) { m.Tape.DrainChunk = int(math.Round(v)) }},
-		tape("DrainByteTime", "us", "FIT: the FIFO fills under OTIR (256-byte bursts hang)", 0.1, 40, 0.05,
+		{Name: "mcd403.FIFOSize", Unit: "bytes", Source: "A: a power-of-two ring, drained half a ring at a time (32 to 256 keep every check)", Grid: rings,
+			get: func(m *Models) float64 { return float64(m.Tape.FIFOSize) },
+			set: func(m *Models, v float64) {
+				m.Tape.FIFOSize = int(math.Round(v))
+				m.Tape.DrainChunk = m.Tape.FIFOSize / 2
+			}},
+		tape("DrainByteTime", "us", "D: an 8-cycle 8031 copy loop at 12 MHz (MCS-51 instruction times)", 0.1, 40, 0.05,
 			func(p *mcd403.Params) *sched.Time { return &p.DrainByteTime }),
-		tape("DrainChunkOverhead", "us", "FIT: with DrainByteTime the drive's acceptance rate", 0, 2000, 1,
+		tape("DrainChunkOverhead", "us", "A: flag poll and pointer update; in the write budget with BlockPrepare", 0, 2000, 1,
 			func(p *mcd403.Params) *sched.Time { return &p.DrainChunkOverhead }),
 		tape("ReqAfterAck", "us", "F/A: the handshake of a drive rated 500 KB/s (STUBBLEBINE)", 0.1, 40, 0.05,
 			func(p *mcd403.Params) *sched.Time { return &p.ReqAfterAck }),
 	}
+	def := DefaultModels()
 	for i := range ps {
 		ps[i].Value = ps[i].get(&def)
 	}
@@ -158,6 +156,15 @@ const (
 	ShortParamsPasses = SteadyMinPasses + 1
 )
 
+// MissPassesFactor: the burst 4K x2 host at tape 3:1 runs this many times
+// the seed rows' blocks (48 in the full search). Its host time per block
+// straddles the deadline B(3) with the disk's rotational phase, so it
+// misses now and then, not at every block; on 16 blocks whether one miss
+// falls inside the run depended on a fraction of a millisecond of phase
+// (the knife edges of docs/PARAMETERS.md before issue 22), on 48 it shows
+// where the deadline lies (docs/PARAMETERS.md).
+const MissPassesFactor = 6
+
 // StoryChecks are the checks every parameter set must pass, with passes
 // blocks in each seed row: the five seed rows (Row.Check), burst 4K x2
 // missing tape 3:1 (why the owner chose 4:1), the BIOS path stopping at tape
@@ -175,7 +182,7 @@ func StoryChecks(passes int) []StoryCheck {
 			return RowResult{Row: r, Result: res}.Check(), nil
 		}})
 	}
-	rows := Rows(2 * passes)
+	rows := Rows(MissPassesFactor * passes)
 	miss := rows[3]
 	miss.Name, miss.TapeInterleave = "burst-hd3-4Kx2-tape3", 3
 	cs = append(cs, StoryCheck{Name: "burst-hd3-4Kx2-tape3 stops", run: func(m Models, dir string) (string, error) {
@@ -255,33 +262,19 @@ func tableRows() []tableRow {
 // which row leaves its tolerance.
 func checkDiskTable(m Models, dir string) (string, error) {
 	for _, r := range tableRows() {
-		path := filepath.Join(dir, fmt.Sprintf("hd%d.img", r.il))
-		if _, err := os.Stat(path); err != nil {
-			if err := acb4000.Create(path, tableDisk, true, r.il); err != nil {
-				return "", err
-			}
+		ms, failed, err := diskTableRow(m, dir, r)
+		if err != nil || failed != "" {
+			return failed, err
 		}
-		p := diskbench.Defaults()
-		per := 16 / r.secs
-		p.ReadSecs, p.Reads = r.secs, 4*per
-		res, err := RunDisk(path, m.Disk, p, false)
-		if err != nil {
-			return "", err
-		}
-		if res.Failed != "" {
-			return fmt.Sprintf("%d:1 %s failed: %s", r.il, r.transfer, res.Failed), nil
-		}
-		bus, _, err := res.Steady(per)
-		if err != nil {
-			return "", err
-		}
-		ms, story := bus.Seconds()*1000, diskbench.Story[r.transfer][r.il]
-		if math.Abs(ms/story-1) > DiskTableTolerance {
+		if story := diskbench.Story[r.transfer][r.il]; math.Abs(ms/story-1) > DiskTableTolerance {
 			return fmt.Sprintf("%d:1 %s %.1f ms, story %v", r.il, r.transfer, ms, story), nil
 		}
 	}
 	return "", nil
 }
+
+// createTableDisk makes the table's disk image formatted at il:1.
+func createTableDisk(path string, il int) error { return acb4000.Create(path, tableDisk, true, il) }
 
 // Window is the range of one parameter over which every story check
 // passes, the others at their values.

@@ -46,6 +46,48 @@ func TestParametersDocListsEveryFitParam(t *testing.T) {
 	}
 }
 
+// At most six parameters are fitted, in the code and in docs/PARAMETERS.md
+// alike: the bold FIT rows of the list of all parameters are the FIT
+// entries of bench.FitParams, and the table of issue 22's 21 says FIT for
+// exactly those.
+func TestParametersDocFittedCount(t *testing.T) {
+	doc, err := os.ReadFile("../docs/PARAMETERS.md")
+	require.NoError(t, err)
+	i := strings.Index(string(doc), "## Fitted parameters")
+	require.Positive(t, i)
+	all, fittedSec := string(doc[:i]), string(doc[i:])
+	bold := regexp.MustCompile(`(?m)^\| \*\*(\w+)\*\* \|.*\| \*\*FIT\*\* \|`)
+	var inDoc []string
+	for _, pkg := range []string{"acb4000", "mcd403"} {
+		for _, m := range bold.FindAllStringSubmatch(deviceSection(all, pkg), -1) {
+			inDoc = append(inDoc, pkg+"."+m[1])
+		}
+	}
+	var inCode []string
+	for _, f := range FittedParams() {
+		inCode = append(inCode, f.Name)
+	}
+	assert.ElementsMatch(t, inCode, inDoc, "the fitted parameters in the code and in the list of all parameters")
+	assert.LessOrEqual(t, len(inCode), 6, "at most six fitted parameters (issue 22)")
+	assert.True(t, strings.Contains(fittedSec, []string{"", "One", "Two", "Three", "Four", "Five", "Six"}[len(inCode)]+" are fitted"),
+		"the text says how many are fitted")
+
+	rows := tableRowsAfter(t, fittedSec, "| Issue 22's 21 | Now | Why |")
+	assert.Len(t, rows, 21)
+	for _, r := range rows {
+		src := fitParamSource(r[0])
+		fit := strings.HasPrefix(r[1], "FIT")
+		assert.Equal(t, strings.HasPrefix(src, "FIT"), fit, "%s: FIT in the table of 21 if and only if in bench.FitParams", r[0])
+		if src == "" {
+			assert.False(t, fit, "%s is no longer searched, so it cannot be fitted", r[0])
+		}
+	}
+	windows := fittedSec[strings.Index(fittedSec, "### Windows"):]
+	for _, p := range FitParams() {
+		assert.True(t, strings.Contains(windows, "| "+p.Name+" |"), "the windows table has %s", p.Name)
+	}
+}
+
 // deviceSection is the part of the list of all parameters about package
 // pkg's Params (its "### ... (devices/pkg Params)" heading to the next).
 func deviceSection(doc, pkg string) string {

@@ -46,11 +46,12 @@ func TestFindWindowEndsAreTransitions(t *testing.T) {
 		knife          bool
 		beyondLo, beyH float64 // a value just outside each closed end
 	}{
-		// The FIFO plus the 5380's output latch must be a whole number of
-		// 16-byte bursts: 127 and 129 both let a burst start with less
-		// room than it needs, so 128 is a knife edge.
-		{name: "mcd403.FIFOSize", lo: [2]float64{128, 128}, hi: [2]float64{128, 128},
-			loBy: "tape 16-byte bursts work", hiBy: "tape 16-byte bursts work", knife: true, beyondLo: 127, beyH: 129},
+		// A power-of-two ring plus the 5380's output latch is a whole
+		// number of 16-byte bursts: from 32 to 256 they work and 256-byte
+		// bursts hang; a ring of 512, drained 256 bytes at a time, takes a
+		// 256-byte burst whole, and a ring of 16 fills in mid-burst.
+		{name: "mcd403.FIFOSize", lo: [2]float64{32, 32}, hi: [2]float64{256, 256},
+			hiBy: "tape 256-byte bursts hang", loBy: "tape 16-byte bursts work", beyondLo: 16, beyH: 512},
 		// A faster copy loop empties the FIFO under 256-byte bursts (no
 		// hang); a slower one does not trouble 16-byte bursts, which wait
 		// for DRQ before each burst: open above.
@@ -90,11 +91,15 @@ func TestFindWindowEndsAreTransitions(t *testing.T) {
 				fail string
 			}
 			probes := []probe{{w.Lo, ""}, {w.Hi, ""}}
+			lo, hi := max(tc.beyondLo, w.Lo-res), min(tc.beyH, w.Hi+res)
+			if len(p.Grid) > 0 { // the next grid values
+				lo, hi = tc.beyondLo, tc.beyH
+			}
 			if !w.LoOpen {
-				probes = append(probes, probe{max(tc.beyondLo, w.Lo-res), w.LoBy})
+				probes = append(probes, probe{lo, w.LoBy})
 			}
 			if !w.HiOpen {
-				probes = append(probes, probe{min(tc.beyH, w.Hi+res), w.HiBy})
+				probes = append(probes, probe{hi, w.HiBy})
 			}
 			for _, c := range probes {
 				name, why, err := e.At(p, c.v, "verify "+c.fail)

@@ -96,6 +96,9 @@ func (r Row) Rule() string {
 	case r.Story != 0 && r.Tolerance != 0:
 		return fmt.Sprintf("within %.0f%% of %.0f B/s", 100*r.Tolerance, r.Story)
 	case r.StoryBelow != 0:
+		if r.StoryAbove != 0 {
+			return fmt.Sprintf("between %.0f and %.0f B/s, tape repositioning at least every %d blocks", r.StoryAbove, r.StoryBelow, ReposEvery)
+		}
 		return fmt.Sprintf("under %.0f B/s, tape repositioning at least every %d blocks", r.StoryBelow, ReposEvery)
 	}
 	return "the run completes"
@@ -116,6 +119,9 @@ func (r RowResult) Check() string {
 	case r.StoryBelow != 0:
 		if r.BytesPerSec >= r.StoryBelow {
 			return fmt.Sprintf("%.0f B/s, the story's is under %.0f", r.BytesPerSec, r.StoryBelow)
+		}
+		if r.BytesPerSec <= r.StoryAbove {
+			return fmt.Sprintf("%.0f B/s: the story's rise to 12.7K would be more than %gx (it says quadrupled)", r.BytesPerSec, MaxRise)
 		}
 		if blocks := int(r.Row.Program.Passes); r.Repositions < blocks/ReposEvery {
 			return fmt.Sprintf("%d tape repositions in %d blocks; the story's tape stopped every block", r.Repositions, blocks)

@@ -43,13 +43,15 @@ func newBenchParamsCmd(bo *benchOptions) *cobra.Command {
 		short   bool
 		workers int
 		only    []string
+		crossV  bool
 	)
 	cmd := &cobra.Command{
 		Use:   "params",
 		Short: "The window of every fitted parameter: how far it may move with every story row kept",
-		Long: `For each parameter that a story row constrains (the FIT entries of
-docs/PARAMETERS.md, and two that are not fitted: ReqAfterAck, which a
-source gives, and SearchFactor, which no check moves), searches on the
+		Long: `For each parameter that a story row constrains (the six FIT entries of
+docs/PARAMETERS.md and the assumptions and derivations the rows bound,
+among them ReqAfterAck, which a source gives, and SearchFactor, which no
+check moves), searches on the
 emulation, with every other parameter at its value, for the range over
 which every story check still passes: the five seed rows within their
 tolerances (` + fmt.Sprint(bench.ParamsPasses) + ` blocks each), burst 4K x2 missing tape 3:1, the
@@ -66,9 +68,17 @@ The full search of all parameters takes about 8 minutes of CPU (measured:
 about 4-5 minutes on two idle cores). --short measures the rows on ` + fmt.Sprint(bench.ShortParamsPasses) + ` blocks and
 stops each bisection four times coarser: about half the CPU time (3.7
 minutes), with narrower windows where the burst 4K x2 host must stop at
-tape 3:1 (fewer blocks, fewer chances to stop). --param searches one.`,
+tape 3:1 (fewer blocks, fewer chances to stop). --param searches one.
+
+--cross-validate instead runs every figure of the story once and prints it
+with the parameters fitted on it (or "held out"), the model's prediction
+and its error (docs/PARAMETERS.md "Cross-validation"; with --short, ` + fmt.Sprint(bench.ShortParamsPasses) + `
+blocks a row and no 10 MB run).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if crossV {
+				return crossValidate(cmd, asJSON, short)
+			}
 			if workers < 1 {
 				return fmt.Errorf("--workers %d: give at least 1", workers)
 			}
@@ -134,6 +144,7 @@ tape 3:1 (fewer blocks, fewer chances to stop). --param searches one.`,
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array: each parameter's value, unit, source and window")
 	cmd.Flags().BoolVar(&short, "short", false, "a quicker, coarser search (fewer blocks a row, ends four times coarser)")
 	cmd.Flags().IntVar(&workers, "workers", min(2, runtime.NumCPU()), "parameters searched at a time")
+	cmd.Flags().BoolVar(&crossV, "cross-validate", false, "instead of the windows: each story figure with the parameters fitted on it, the prediction and its error (docs/PARAMETERS.md)")
 	cmd.Flags().StringSliceVar(&only, "param", nil, "only these parameters (e.g. mcd403.SlotTime or SlotTime; repeatable)")
 	return cmd
 }
@@ -187,4 +198,23 @@ func writeWindows(w io.Writer, ws []bench.Window) error {
 		}
 	}
 	return nil
+}
+
+// crossValidate is --cross-validate: bench.RunCrossValidation in a scratch
+// directory, the figure being run on stderr.
+func crossValidate(cmd *cobra.Command, asJSON, short bool) error {
+	dir, err := scratchDir()
+	if err != nil {
+		return err
+	}
+	defer bench.RemoveScratch(dir)
+	progress := func(id string) { fmt.Fprintf(cmd.ErrOrStderr(), "\r%-40s", id) }
+	if benchFlags.quiet {
+		progress = nil
+	}
+	err = bench.RunCrossValidation(cmd.OutOrStdout(), dir, short, asJSON, progress)
+	if progress != nil {
+		fmt.Fprintln(cmd.ErrOrStderr())
+	}
+	return err
 }

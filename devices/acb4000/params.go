@@ -38,9 +38,10 @@ type Params struct {
 
 	// --- Head positioning (ST-125) ---
 
-	// TrackToTrack: a one-cylinder seek including settle, 8 ms [FIT:
-	// assumed from drives of the class (docs/HARDWARE.md 6); BACKUP's runs
-	// cross cylinders, so the rows bound it; window in docs/PARAMETERS.md].
+	// TrackToTrack: a one-cylinder seek including settle, 8 ms [A: the
+	// figure of drives of the class, docs/HARDWARE.md 6]. BACKUP's runs
+	// cross cylinders, so the rows bound it, but only far away (2-35 ms,
+	// docs/PARAMETERS.md): the value is not chosen for a row.
 	TrackToTrack sched.Time
 	// AverageSeek: a seek over a third of the cylinders, 40 ms [F STUBBLEBINE
 	// "20 MB 40 ms"; taking the quoted access time as the 1/3-stroke seek
@@ -76,10 +77,10 @@ type Params struct {
 	CommandOverhead sched.Time
 	// StatusOverhead: last data byte taken (or written) -> the engine
 	// starts STATUS. Firmware wrap-up (release the buffer, build status)
-	// 0.5 ms, a few hundred 8085 instructions [FIT]. No story row tells it
+	// 0.5 ms, a few hundred 8085 instructions [A]. No story row tells it
 	// apart from CommandOverhead (only their sum with ArmLatency counts
-	// at a READ boundary); CommandOverhead carries the turnaround, and with
-	// it at its value this one has its own window (docs/PARAMETERS.md).
+	// at a READ boundary): the two act as one, and CommandOverhead carries
+	// the fit (docs/PARAMETERS.md).
 	StatusOverhead sched.Time
 	// ArmLatency: a buffer half (read) or a full half (write) becomes
 	// available while the formatter is idle -> the formatter is armed and
@@ -96,13 +97,15 @@ type Params struct {
 	// one, when the firmware set it up during the finished sector. Must fit
 	// the gap between the data ECC and the next ID (about 35 us) or 1:1
 	// interleave could never work with a fast host, which the manual says
-	// it does [A, ACB-OEM "no interleave needed"]. 20 us [FIT: the story's
-	// interleave table bounds it above only, far away; window in docs/PARAMETERS.md].
+	// it does [D bound from the slot layout and ACB-OEM "no interleave
+	// needed"; the value 20 us is A]. The story's interleave table bounds
+	// it above only, at 0.78 ms, far away (docs/PARAMETERS.md).
 	ChainLatency sched.Time
 	// ECCCheck: last ECC byte read -> sector released to the SCSI side
 	// (store and forward: a sector goes to the host only complete and
-	// checked) 30 us [FIT: assumed; the interleave table bounds it above
-	// only, far away; window in docs/PARAMETERS.md].
+	// checked) 30 us [A: the 32-bit ECC is computed in hardware while the
+	// field passes; the firmware only tests the syndrome]. The interleave
+	// table bounds it above only, at 0.51 ms, far away (docs/PARAMETERS.md).
 	ECCCheck sched.Time
 	// NoIDRevolutions: revolutions the formatter searches for an ID before
 	// giving up with "no ID address mark" (unformatted medium) [A] 2.

@@ -7,11 +7,11 @@
 // A cartridge holds 4848 blocks of 8192 bytes, addressed by block number
 // [F CCTALK03, PERIPHS; docs/HARDWARE.md 7]. The model lays the blocks in
 // fixed slots along a serpentine path of 12 tracks [A]; one slot passes the
-// head in SlotTime at speed (198 ms [FIT]). A cartridge is formatted at a
+// head in SlotTime at speed (198.253 ms [FIT]). A cartridge is formatted at a
 // tape interleave k (the story's "tape interleave"): logical blocks fill
 // every k-th slot in passes over the tape, so consecutive blocks are k
 // slots apart [A]; the slots come in frames of k, each followed by a frame
-// gap (FrameGap, 48.6 ms [FIT]), so a streaming drive moves one block per
+// gap (FrameGap, 45.892 ms [FIT]), so a streaming drive moves one block per
 // k*SlotTime + FrameGap (docs/TAPE.md 1).
 //
 // # Mechanics
@@ -20,8 +20,10 @@
 // The tape either streams forward at speed, stands still, or runs a
 // start-stop move (constant acceleration: standstill to speed in
 // RampTime; moves at SearchFactor times speed). A start from standstill
-// needs a Resync run over the preceding slots before a block can be read or
-// written. After each block the drive keeps streaming toward the next
+// needs a resync run over the frame before the target (one block period,
+// k*SlotTime + FrameGap: the frame's address mark tells the drive where it
+// is) before a block can be read or written, so a stop costs more the
+// larger the interleave. After each block the drive keeps streaming toward the next
 // block (a streamer's anticipation). Each block has a deadline: for a write
 // the whole block must be in the buffer BlockPrepare + ArmLead before its
 // slot, for a read the command must be there ArmLead before. If it is not,

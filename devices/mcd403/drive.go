@@ -746,7 +746,7 @@ func (d *Drive) replan(now sched.Time, anticipating bool) {
 	}
 	tl := now
 	if o == opWrite {
-		tl = max(now, d.cmd.completeAt+d.lead(o)-d.p.RampTime-d.p.Resync)
+		tl = max(now, d.cmd.completeAt+d.lead(o)-d.p.RampTime-d.p.Resync(d.frame()))
 	}
 	d.pend.launchB, d.pend.launchOp, d.pend.launchAt = b, o, launch
 	d.plan1 = d.at(tl, &d.ev.launch)
@@ -781,7 +781,7 @@ func (d *Drive) launch(now sched.Time) {
 	d.x0 = launch + d.p.RampTime/2
 	d.t0 = now + d.p.RampTime
 	d.busyUntil = now
-	d.toSlot(now+d.p.RampTime+d.p.Resync, b, o)
+	d.toSlot(now+d.p.RampTime+d.p.Resync(d.frame()), b, o)
 }
 
 // toSlot schedules the slot of block b at t. [A] At most one slot is

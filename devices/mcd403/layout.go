@@ -66,7 +66,7 @@ func (d *Drive) trackLen() position {
 
 // startOffset is the distance from a standstill launch point to the slot
 // start: half the ramp (constant acceleration) plus the resync run at speed.
-func (d *Drive) startOffset() position { return d.p.RampTime/2 + d.p.Resync }
+func (d *Drive) startOffset() position { return d.p.RampTime/2 + d.p.Resync(d.frame()) }
 
 // endPos is the end of the path (past the last slot).
 func (d *Drive) endPos() position {

@@ -35,11 +35,13 @@ type Params struct {
 	TapeSpeed float64
 	// SlotTime: one physical block slot passing the head at speed
 	// (preamble, block marker, 8192 data bytes, address and check bytes,
-	// postamble). Native rate 8192 B / 198 ms = 41.4 KB/s within frames.
-	// [FIT] with FrameGap to the story's three streaming rates,
-	// 8192/(k*SlotTime + FrameGap) at k = 3, 4, 6 (the least-squares line
-	// through the three block times is 48.6 ms + 197.9 ms * k). Window in
-	// docs/PARAMETERS.md (lbplus bench params).
+	// postamble). Native rate 8192 B / 198.253 ms = 41.3 KB/s within frames.
+	// [FIT] with FrameGap to two of the story's streaming rates, solved in
+	// closed form: a streaming drive moves 8192 B per k*SlotTime + FrameGap,
+	// so 12787 B/s at 3:1 (burst 8K x1) and 6631 B/s at 6:1 (byte by byte)
+	// give SlotTime = (8192/6631 - 8192/12787)/3 and FrameGap = 8192/12787
+	// - 3*SlotTime (bench.FitSlotAndGap). The 4:1 row (9716) is predicted,
+	// not fitted (lbplus bench params --cross-validate, docs/PARAMETERS.md).
 	SlotTime sched.Time
 	// FrameGap: the tape after every frame of k slots (k the format's
 	// interleave; one slot of each interleave pass): the frame's address
@@ -49,17 +51,18 @@ type Params struct {
 	// postamble (docs/TAPE.md 1); streaming records of one pass that are k
 	// slots apart also cross one frame mark each, so a streaming drive
 	// moves one block per k*SlotTime + FrameGap: the fixed per-block term of
-	// the story's three streaming rates (docs/HARDWARE.md 9.5 finds 48.6 ms +
-	// 197.9 ms * k). Window in docs/PARAMETERS.md.
+	// the story's streaming rates. 45.892 ms [FIT with SlotTime, from the
+	// same two rows; docs/PARAMETERS.md].
 	FrameGap sched.Time
 	// DataTime: slot start -> last data and check byte written or read,
-	// 90% of the slot; the rest is postamble and gap, 178 ms [FIT: assumed
-	// at 90%, but it sits in the write deadline, so a story check bounds
-	// it; window in docs/PARAMETERS.md].
+	// 9/10 of the slot; the rest is postamble and gap [A fraction, D value
+	// 178.4 ms]. It acts only in the write budget B(k), where its sum with
+	// VerifyLag, StatusOverhead, ArmLead and BlockPrepare is one term:
+	// BlockPrepare carries the fit (docs/TAPE.md 1).
 	DataTime sched.Time
 	// VerifyLag: last byte written -> its read-after-write check done
-	// (the read gap trails the write gap), 2 ms [FIT: assumed, but in the
-	// write deadline; window in docs/PARAMETERS.md].
+	// (the read gap trails the write gap), 2 ms [A; in the write budget
+	// with BlockPrepare, which carries the fit].
 	VerifyLag sched.Time
 	// HeadStep: the head positioner crossing one track while the tape is
 	// stopped or searching [A] 15 ms (stepper head positioners of
@@ -70,24 +73,27 @@ type Params struct {
 	// crosses it without stopping.
 	Turnaround sched.Time
 	// RampTime: standstill <-> write speed with constant acceleration, so
-	// the ramp covers RampTime/2 of tape time, 400 ms (a minicartridge's
-	// belt-driven reels; with the back-up and Resync a stop costs about 3 s).
-	// [FIT]: no source gives it, and with Resync it sets what a stop costs,
-	// which the BIOS row (under 3000 B/s) and the burst 4K x2 host at tape
-	// 3:1 depend on; window in docs/PARAMETERS.md (lbplus bench params).
+	// the ramp covers RampTime/2 of tape time, 555 ms (a minicartridge's
+	// belt-driven reels; with the back-up and the resync run a stop costs about 3 s).
+	// [FIT]: no source gives it; it carries the cost of a stop (ResyncFrames
+	// and SearchFactor are assumed), which the BIOS row (under 3000 B/s)
+	// bounds below; window in docs/PARAMETERS.md (lbplus bench params).
 	RampTime sched.Time
 	// SearchFactor: moves from a standstill (positioning, back-up) run at
 	// this multiple of write speed, with the same acceleration [A] 2.
 	SearchFactor int
-	// Resync: after a start from standstill the drive has lost block sync:
-	// it must run at speed over the slots before the target, reading their
-	// headers, before it may write or read it. 624 ms (about three slots)
-	// [A mechanism, FIT length: with RampTime the cost of a stop; window in
-	// docs/PARAMETERS.md]. This is
-	// what makes a stop and restart cost about a second more than
-	// streaming, so a host that misses its slots at k:1 is slower than one
-	// streaming at (k+1):1, as the story's choices imply (docs/TAPE.md).
-	Resync sched.Time
+	// ResyncFrames: after a start from standstill the drive has lost
+	// block sync: it must run at speed over the frame before the target
+	// (k slots and the frame gap: k the format's interleave) and read its
+	// address mark before it may write or read the target [A mechanism,
+	// the count 1 is A]. So the run after a start is one block period,
+	// BlockPeriod(k): 244 ms at 1:1, 641 ms at 3:1, 1.43 s at 7:1. This is
+	// what makes a stop and restart cost more than streaming, so a host
+	// that misses its slots at k:1 is slower than one streaming at
+	// (k+1):1, as the story's choices imply, and it makes a stop cost more
+	// the larger the interleave, so a host that stops at every block stays
+	// slow whatever the interleave (docs/TAPE.md).
+	ResyncFrames int
 	// RetensionTime: load with retension, a full wind to the end and back
 	// [F APPLE "60-120 s" calibration; the lower end is A].
 	RetensionTime sched.Time
@@ -95,33 +101,39 @@ type Params struct {
 	// --- Controller firmware ---
 
 	// CommandOverhead: CDB received -> the command starts (decode, checks)
-	// 1 ms [FIT: assumed, but in the host's time per block; window in docs/PARAMETERS.md].
+	// 1 ms [A: a few hundred 8031 instructions]. It adds to the host's time
+	// per block, so it moves the write budget exactly as BlockPrepare does,
+	// which carries the fit (docs/PARAMETERS.md).
 	CommandOverhead sched.Time
 	// StatusOverhead: the drive is done -> the engine starts STATUS
-	// 0.5 ms [FIT: assumed, but in the write deadline; window in docs/PARAMETERS.md].
+	// 0.5 ms [A; in the write budget with BlockPrepare].
 	StatusOverhead sched.Time
 	// ArmLead: the formatter must be armed this long before a slot starts
-	// to read or write it, 2 ms [FIT: assumed; a story check bounds it
-	// above only; window in docs/PARAMETERS.md].
+	// to read or write it, 2 ms [A; in the write budget with BlockPrepare].
 	ArmLead sched.Time
 	// BlockPrepare: a write block is complete in the buffer -> ready for
 	// the formatter. The firmware computes the block's check bytes over the
-	// whole buffered block before writing it: 8192 bytes x 36.1 us a byte
-	// (a table-driven CRC step of about 36 machine cycles on a 12 MHz 8031)
-	// = 296 ms. [FIT]: the per-byte time is chosen so that a burst host with
-	// 8K x1 disk reads makes tape 3:1 while one with 4K x2 reads misses it
-	// (docs/HARDWARE.md 9.5, the additive model's open question); window
-	// in docs/PARAMETERS.md.
+	// whole buffered block before writing it: 8192 bytes x 36.6 us a byte
+	// (a table-driven CRC step of about 37 machine cycles on a 12 MHz 8031)
+	// = 300 ms. [FIT]: the one free term of the write budget B(k) (with
+	// DataTime, VerifyLag, StatusOverhead, ArmLead and the drive's
+	// CommandOverhead and acceptance rate, which act only through the same
+	// sum), placed inside the window in which a burst host with 8K x1 disk
+	// reads streams at tape 3:1 while one with 4K x2 reads misses it
+	// (291-318 ms with the 8K x1 row on 8 blocks; over 48 blocks that host
+	// first misses near 306 ms, and 300 ms is the centre of 291-306 ms;
+	// docs/PARAMETERS.md).
 	BlockPrepare sched.Time
 	// IdleStop: no READ or WRITE for this long after the last one's status
 	// -> the firmware stops the tape (and backs up for the next block)
-	// rather than run on not knowing whether the host will continue [FIT]
-	// 250 ms, the centre of its window 200-300 ms: longer than a
-	// byte-by-byte host's disk reads between blocks (<= 200 ms), shorter
-	// than a BIOS host's (>= 300 ms), so the BIOS path stops at every block
-	// whatever the tape interleave, as the story says (docs/TAPE.md). The
-	// five table rows alone do not constrain it (at tape 1:1 the BIOS host
-	// misses every slot anyway).
+	// rather than run on not knowing whether the host will continue. The
+	// firmware gives the host one block period of tape, a slot and its
+	// frame mark, SlotTime + FrameGap = 244.1 ms [A mechanism, D value].
+	// The story tests it from both sides (docs/PARAMETERS.md): a
+	// byte-by-byte host's gap between blocks (<= 200 ms) fits it, a BIOS
+	// host's (>= 300 ms) does not, so the BIOS path stops at every block
+	// whatever the tape interleave (docs/TAPE.md); no whole number of
+	// block periods but one lies in that window.
 	IdleStop sched.Time
 	// ReadCheck: last byte of a slot read -> block checked and ready to
 	// send [A] 5 ms.
@@ -135,26 +147,30 @@ type Params struct {
 	ReqAfterAck sched.Time
 	// FIFOSize: the DATA OUT FIFO between the SCSI handshake logic and the
 	// firmware, a ring of 128 bytes that holds 127 (one slot always empty
-	// tells full from empty) [A mechanism, FIT size]: with the 5380's
-	// output latch it must hold a whole number of 16-byte bursts for the
-	// story's 16-byte bursts to work while 256-byte ones hang (docs/TAPE.md
-	// 1): 127 and 129 both fail, a knife edge (docs/PARAMETERS.md).
+	// tells full from empty) [A]. A ring indexed by a masked counter has a
+	// power-of-two size; with the 5380's output latch the ring then holds
+	// a whole number of 16-byte bursts, which is what lets the story's
+	// 16-byte bursts work while 256-byte ones hang (docs/TAPE.md 1). The
+	// size is not chosen for a row: rings of 32 to 256 keep every story
+	// check, 512 lets a 256-byte burst through (docs/PARAMETERS.md);
+	// sizes that are not a multiple of 16 hang the 16-byte bursts.
 	FIFOSize int
 	// DrainChunk: the firmware moves DATA OUT bytes from the FIFO to the
-	// block buffer in chunks of 64 once that many are waiting, and frees
-	// the chunk's room only when the whole chunk is copied (one pointer
-	// update) [A mechanism, FIT size: which burst sizes hang; window in
-	// docs/PARAMETERS.md].
+	// block buffer a chunk at a time, when the ring's half-full flag rises,
+	// and frees the chunk's room only when the whole chunk is copied (one
+	// pointer update): half the ring, 64 [A mechanism, D value].
 	DrainChunk int
-	// DrainByteTime: firmware copy loop per byte, FIFO -> buffer (an 8031
-	// at 12 MHz: 8 machine cycles) 8 us [FIT]: slower than OTIR (5.25 us a
-	// byte), so the FIFO fills and 256-byte bursts hang; it also sets the
-	// drive's acceptance rate in the write budget; window in
-	// docs/PARAMETERS.md.
+	// DrainByteTime: firmware copy loop per byte, FIFO -> buffer: an 8031
+	// at 12 MHz runs a machine cycle a microsecond, and the loop (MOVX read
+	// of the FIFO, MOVX write to the buffer, INC DPTR, DJNZ: 2 cycles each)
+	// takes 8 [D from the MCS-51 instruction times; the loop and the
+	// 12 MHz clock are A] = 8 us. Slower than OTIR (5.25 us a byte), so the
+	// FIFO fills and 256-byte bursts hang; with DrainChunkOverhead it also
+	// sets the drive's acceptance rate, which acts only through the write
+	// budget that BlockPrepare carries.
 	DrainByteTime sched.Time
-	// DrainChunkOverhead: per chunk (poll, pointer update) 20 us [FIT:
-	// assumed, but with DrainByteTime the drive's acceptance rate, which the
-	// write deadline holds; window in docs/PARAMETERS.md].
+	// DrainChunkOverhead: per chunk (poll the flag, pointer update) 20 us,
+	// about 20 machine cycles [A; in the write budget with BlockPrepare].
 	DrainChunkOverhead sched.Time
 	// Buffers: block buffers of the controller [A] 2. A WRITE of one
 	// block uses one: GOOD comes only after the block is on tape and
@@ -174,31 +190,33 @@ type Params struct {
 
 // DefaultParams returns the values documented on Params.
 func DefaultParams() Params {
+	slot, gap := 198253*sched.Microsecond, 45892*sched.Microsecond
+	const fifo = 128
 	return Params{
 		Blocks:             4848,
 		BlockSize:          8192,
 		Tracks:             12,
 		MaxInterleave:      16,
 		TapeSpeed:          30,
-		SlotTime:           198 * sched.Millisecond,
-		FrameGap:           48600 * sched.Microsecond,
-		DataTime:           178 * sched.Millisecond,
+		SlotTime:           slot,
+		FrameGap:           gap,
+		DataTime:           slot * 9 / 10,
 		VerifyLag:          2 * sched.Millisecond,
 		Turnaround:         600 * sched.Millisecond,
 		HeadStep:           15 * sched.Millisecond,
-		RampTime:           400 * sched.Millisecond,
+		RampTime:           555 * sched.Millisecond,
 		SearchFactor:       2,
-		Resync:             624 * sched.Millisecond,
+		ResyncFrames:       1,
 		RetensionTime:      60 * sched.Second,
 		CommandOverhead:    1 * sched.Millisecond,
 		StatusOverhead:     500 * sched.Microsecond,
 		ArmLead:            2 * sched.Millisecond,
-		BlockPrepare:       296 * sched.Millisecond,
-		IdleStop:           250 * sched.Millisecond,
+		BlockPrepare:       300 * sched.Millisecond,
+		IdleStop:           slot + gap,
 		ReadCheck:          5 * sched.Millisecond,
 		ReqAfterAck:        1500 * sched.Nanosecond,
-		FIFOSize:           128,
-		DrainChunk:         64,
+		FIFOSize:           fifo,
+		DrainChunk:         fifo / 2,
 		DrainByteTime:      8 * sched.Microsecond,
 		DrainChunkOverhead: 20 * sched.Microsecond,
 		Buffers:            2,
@@ -221,7 +239,7 @@ func (p Params) Validate() error {
 		return fmt.Errorf("mcd403: ramp time %v and search factor %d must be positive", p.RampTime, p.SearchFactor)
 	case p.FIFOSize < 2 || p.DrainChunk < 1 || p.DrainChunk > p.FIFOSize-1 || p.BlockSize%p.DrainChunk != 0:
 		return fmt.Errorf("mcd403: FIFO %d / drain chunk %d: the chunk must fit the FIFO and divide the block", p.FIFOSize, p.DrainChunk)
-	case p.VerifyLag < 0 || p.Turnaround < 0 || p.HeadStep < 0 || p.Resync < 0 || p.ArmLead < 0 || p.FrameGap < 0 || p.BlockPrepare < 0 || p.IdleStop <= 0 || p.ReadCheck < 0:
+	case p.VerifyLag < 0 || p.Turnaround < 0 || p.HeadStep < 0 || p.ResyncFrames < 0 || p.ArmLead < 0 || p.FrameGap < 0 || p.BlockPrepare < 0 || p.IdleStop <= 0 || p.ReadCheck < 0:
 		return fmt.Errorf("mcd403: negative delay")
 	}
 	return nil
@@ -244,4 +262,11 @@ func (p Params) BlockPeriod(k int) sched.Time { return sched.Time(k)*p.SlotTime 
 // interleave k [D].
 func (p Params) StreamRate(k int) float64 {
 	return float64(p.BlockSize) / p.BlockPeriod(k).Seconds()
+}
+
+// Resync is the run at speed before a target after a start from
+// standstill on a cartridge formatted at interleave k: ResyncFrames block
+// periods [D].
+func (p Params) Resync(k int) sched.Time {
+	return sched.Time(p.ResyncFrames) * p.BlockPeriod(max(1, k))
 }
