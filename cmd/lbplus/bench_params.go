@@ -63,9 +63,8 @@ value to the nearer closed end as a fraction of the value; under 2% is a
 knife edge. An end marked "<" or ">" is the search range's: nothing failed
 there, the parameter is not constrained on that side.
 
-The full search of all parameters takes about 8 minutes of CPU (measured:
-55 minutes on two workers on a 2-core host shared with other work; so
-about 4-5 minutes on two idle cores). --short measures the rows on ` + fmt.Sprint(bench.ShortParamsPasses) + ` blocks and
+The full search of all parameters takes about 6 minutes of CPU (measured
+with one worker on a 2-core host shared with other work). --short measures the rows on ` + fmt.Sprint(bench.ShortParamsPasses) + ` blocks and
 stops each bisection four times coarser: about half the CPU time (3.7
 minutes), with narrower windows where the burst 4K x2 host must stop at
 tape 3:1 (fewer blocks, fewer chances to stop). --param searches one.
@@ -77,7 +76,7 @@ blocks a row and no 10 MB run).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if crossV {
-				return crossValidate(cmd, asJSON, short)
+				return crossValidate(cmd, bo, asJSON, short)
 			}
 			if workers < 1 {
 				return fmt.Errorf("--workers %d: give at least 1", workers)
@@ -202,14 +201,14 @@ func writeWindows(w io.Writer, ws []bench.Window) error {
 
 // crossValidate is --cross-validate: bench.RunCrossValidation in a scratch
 // directory, the figure being run on stderr.
-func crossValidate(cmd *cobra.Command, asJSON, short bool) error {
-	dir, err := scratchDir()
+func crossValidate(cmd *cobra.Command, bo *benchOptions, asJSON, short bool) error {
+	dir, err := bo.scratchDir()
 	if err != nil {
 		return err
 	}
 	defer bench.RemoveScratch(dir)
 	progress := func(id string) { fmt.Fprintf(cmd.ErrOrStderr(), "\r%-40s", id) }
-	if benchFlags.quiet {
+	if bo.quiet {
 		progress = nil
 	}
 	err = bench.RunCrossValidation(cmd.OutOrStdout(), dir, short, asJSON, progress)

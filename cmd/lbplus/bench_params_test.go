@@ -49,11 +49,8 @@ func TestBenchParamsBadFlags(t *testing.T) {
 // figures each is fitted on, and every figure with its prediction; the
 // headline row within 1 %.
 func TestBenchParamsCrossValidateJSON(t *testing.T) {
-	var out bytes.Buffer
-	rootCmd.SetOut(&out)
-	rootCmd.SetArgs([]string{"bench", "params", "--cross-validate", "--short", "--json", "-q"})
-	defer rootCmd.SetArgs(nil)
-	require.NoError(t, rootCmd.Execute())
+	out, _, err := execute("bench", "params", "--cross-validate", "--short", "--json", "-q")
+	require.NoError(t, err)
 	var r struct {
 		Fitted []struct {
 			Name     string   `json:"name"`
@@ -68,7 +65,7 @@ func TestBenchParamsCrossValidateJSON(t *testing.T) {
 		HeldOut   int `json:"held_out"`
 		HeldOutOK int `json:"held_out_reproduced"`
 	}
-	require.NoError(t, json.Unmarshal(out.Bytes(), &r), out.String())
+	require.NoError(t, json.Unmarshal([]byte(out), &r), out)
 	assert.NotEmpty(t, r.Fitted)
 	assert.LessOrEqual(t, len(r.Fitted), 6)
 	for _, f := range r.Fitted {

@@ -13,10 +13,11 @@ import (
 	"github.com/lbplus/lbplus/sched"
 )
 
-// TestStoryChecksCatchMovedParameters: the fitted parameters that no row
-// of the table pins on its own fail seed --check's story checks when moved
-// well out of their windows (docs/PARAMETERS.md, lbplus bench params), and
-// the model as it is passes them all.
+// TestStoryChecksCatchMovedParameters: parameters that no row of the
+// table pins on its own (fitted ones, and IdleStop, derived as one block
+// period but bounded by the checks) fail seed --check's story checks when
+// moved well out of their windows (docs/PARAMETERS.md, lbplus bench
+// params), and the model as it is passes them all.
 func TestStoryChecksCatchMovedParameters(t *testing.T) {
 	ms := sched.Millisecond
 	for _, c := range []struct {
