@@ -8,7 +8,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/lbplus/lbplus/devices/fdimage"
 	"github.com/lbplus/lbplus/internal/golden"
 	"github.com/lbplus/lbplus/roms/fdbench"
 	"github.com/lbplus/lbplus/sched"
@@ -34,16 +33,7 @@ func TestBusyMachineGolden(t *testing.T) {
 			row.Name, r.Bytes, r.Elapsed, r.BoardTime, r.TStates, r.TraceHash,
 			r.BytesPerSec, r.WholeBytesPerSec, r.Repositions, r.Hung, r.Failed, h.Sum64())
 	}
-	f, _ := fdimage.ParseFormat("amp2")
-	var s fdbench.Script
-	s.Latch(0x01)
-	s.TypeI(0x08, 0)
-	for tr := 0; tr < 2; tr++ {
-		for r := 0; r < f.Sectors; r++ {
-			s.ReadSector(byte(f.FirstID+r), 0x20, FloppyRetries)
-			s.Copy(0x20, byte(0x30+2*r))
-		}
-	}
+	f, s := floppyReadScript(2)
 	run, err := LoadFloppy(FloppyConfig(), fdbench.BaseLoop, s, nil)
 	require.NoError(t, err)
 	defer run.Close()

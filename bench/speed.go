@@ -334,16 +334,7 @@ const speedFloppyRuns = 4
 // sector by sector with the polled loop and a deblocking copy (FDBENCH, as
 // BenchmarkFloppyRead), speedFloppyRuns times.
 func speedFloppy(k *koronLoop) (SpeedLine, error) {
-	f, _ := fdimage.ParseFormat("amp2")
-	var s fdbench.Script
-	s.Latch(0x01)
-	s.TypeI(0x08, 0)
-	for t := 0; t < 4; t++ {
-		for r := 0; r < f.Sectors; r++ {
-			s.ReadSector(byte(f.FirstID+r), 0x20, FloppyRetries)
-			s.Copy(0x20, byte(0x30+2*r))
-		}
-	}
+	f, s := floppyReadScript(4)
 	m := newBusyMeter(k)
 	for range speedFloppyRuns {
 		if err := speedFloppyRun(m, f, s); err != nil {
@@ -353,6 +344,23 @@ func speedFloppy(k *koronLoop) (SpeedLine, error) {
 	l := m.line()
 	l.Name, l.What = "floppy-read", fmt.Sprintf("busy machine, floppy: a track of 10 x 512 read 4 times, polled, on %d boards", speedFloppyRuns)
 	return l, nil
+}
+
+// floppyReadScript is FDBENCH's busy floppy read: drive 0 selected, a
+// restore, then track 0 of an amp2 disk read sector by sector with the
+// polled loop and copied out of the sector buffer, times times.
+func floppyReadScript(times int) (fdimage.Format, fdbench.Script) {
+	f, _ := fdimage.ParseFormat("amp2")
+	var s fdbench.Script
+	s.Latch(0x01)
+	s.TypeI(0x08, 0)
+	for range times {
+		for r := 0; r < f.Sectors; r++ {
+			s.ReadSector(byte(f.FirstID+r), 0x20, FloppyRetries)
+			s.Copy(0x20, byte(0x30+2*r))
+		}
+	}
+	return f, s
 }
 
 func speedFloppyRun(m *busyMeter, f fdimage.Format, s fdbench.Script) error {
