@@ -118,7 +118,7 @@ blocks a row and no 10 MB run).`,
 			}
 			ws, err := e.FindWindows(ps, workers, progress)
 			if !bo.quiet {
-				fmt.Fprintln(cmd.ErrOrStderr())
+				fmt.Fprintf(cmd.ErrOrStderr(), "\n%d evaluations, %d check runs emulated of %d consulted\n", e.Runs(), e.Emulated(), e.Consulted())
 			}
 			if err != nil {
 				return err
@@ -136,7 +136,7 @@ blocks a row and no 10 MB run).`,
 			if err := writeWindows(out, ws); err != nil {
 				return err
 			}
-			fmt.Fprintf(out, "%d evaluations in %s on %d workers\n", e.Runs(), time.Since(start).Round(time.Second), workers)
+			fmt.Fprintf(out, "%d evaluations (%d check runs emulated) in %s on %d workers\n", e.Runs(), e.Emulated(), time.Since(start).Round(time.Second), workers)
 			return nil
 		},
 	}
