@@ -64,6 +64,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/lbplus/lbplus/devices/acb4000"
 	"github.com/lbplus/lbplus/devices/image"
@@ -127,6 +128,40 @@ type Options struct {
 	// LoadFrom, if set, is a directory SaveTo filled: the run continues
 	// from its state on its images instead of starting afresh.
 	LoadFrom string
+	// DiskImage, if set, is an ST-125 image formatted at the setup's disk
+	// interleave (DiskImages) that the run reads in place, opened
+	// read-only, instead of formatting 10 MB of its own. BACKUP only
+	// reads the disk, and a read-only drive differs only in refusing
+	// WRITE and FORMAT UNIT (devices/acb4000), so the run is the same;
+	// runs may share the image, also at once. Not with DiskPattern,
+	// SaveAt or LoadFrom.
+	DiskImage string
+}
+
+// DiskImages makes the formatted ST-125 images of Options.DiskImage, one
+// per interleave, in a directory, each once (safe for concurrent use).
+type DiskImages struct {
+	dir  string
+	mu   sync.Mutex
+	made map[int]string
+}
+
+// NewDiskImages keeps its images in dir, which must exist.
+func NewDiskImages(dir string) *DiskImages { return &DiskImages{dir: dir, made: map[int]string{}} }
+
+// Path is the image formatted at interleave il, made on first use.
+func (d *DiskImages) Path(il int) (string, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if p, ok := d.made[il]; ok {
+		return p, nil
+	}
+	p := filepath.Join(d.dir, fmt.Sprintf("st125-hd%d.img", il))
+	if err := acb4000.Create(p, acb4000.ST125, true, il); err != nil {
+		return "", err
+	}
+	d.made[il] = p
+	return p, nil
 }
 
 // StateFile is the name of the state file in Options.SaveTo.
@@ -196,6 +231,9 @@ func Run(s Setup, o Options) (Result, error) {
 	if o.Dir == "" {
 		return res, errors.New("bench: no directory for the images")
 	}
+	if o.DiskImage != "" && (o.DiskPattern || o.SaveAt != 0 || o.LoadFrom != "") {
+		return res, fmt.Errorf("%s: a shared disk image cannot take a pattern or save or load a state", s.Name)
+	}
 
 	// Each run gets its own directory, removed at the end: the images are
 	// throwaway and the same setup may run again in the same Dir.
@@ -210,7 +248,9 @@ func Run(s Setup, o Options) (Result, error) {
 	}
 	base := filepath.Join(imgDir, fmt.Sprintf("%s-hd%d", safeName(s.Name), s.DiskInterleave))
 	diskPath := base + ".img"
-	if o.LoadFrom != "" {
+	if o.DiskImage != "" {
+		diskPath = o.DiskImage
+	} else if o.LoadFrom != "" {
 		// The images are the ones saved with the state.
 	} else if err := acb4000.Create(diskPath, acb4000.ST125, true, s.DiskInterleave); err != nil {
 		return res, err
@@ -227,7 +267,12 @@ func Run(s Setup, o Options) (Result, error) {
 	if o.Console != nil {
 		cfg.ConsoleOut = func(_ sched.Time, b byte) { o.Console(b) }
 	}
-	cfg.SCSI = []scsidev.Spec{{ID: DiskID, Type: "acb4000", Images: []string{diskPath}, Params: o.Disk}}
+	disk := scsidev.Spec{ID: DiskID, Type: "acb4000", Images: []string{diskPath}, Params: o.Disk}
+	if o.DiskImage != "" {
+		// The sidecar must say the setup's interleave (scsidev.Spec).
+		disk.ReadOnly, disk.Interleave = true, s.DiskInterleave
+	}
+	cfg.SCSI = []scsidev.Spec{disk}
 	if p.TapeID != backup.NoTape {
 		tapePath := base + ".tape"
 		if o.LoadFrom == "" {

@@ -145,7 +145,24 @@ type StoryCheck struct {
 	// DiskOnly: the check runs only the disk (the interleave table), so
 	// tape parameters cannot move it.
 	DiskOnly bool
-	run      func(m Models, dir string) (why string, err error)
+	// TapeOnly: the check runs only the tape drive (RunTape, no disk on
+	// the bus), so disk parameters cannot move it.
+	TapeOnly bool
+	// run runs the check in dir; disks, if set, lends BACKUP's runs
+	// their disk image (Options.DiskImage).
+	run func(m Models, dir string, disks *DiskImages) (why string, err error)
+}
+
+// backupOptions are the options of a check's BACKUP run of s.
+func backupOptions(s Setup, m *Models, dir string, disks *DiskImages) (Options, error) {
+	o := Options{Dir: dir, Disk: &m.Disk, Tape: &m.Tape}
+	if disks != nil {
+		var err error
+		if o.DiskImage, err = disks.Path(s.DiskInterleave); err != nil {
+			return o, err
+		}
+	}
+	return o, nil
 }
 
 // ParamsPasses is the size of each seed row in the window search: 8 KB
@@ -174,8 +191,12 @@ const MissPassesFactor = 6
 func StoryChecks(passes int) []StoryCheck {
 	var cs []StoryCheck
 	for _, r := range Rows(passes) {
-		cs = append(cs, StoryCheck{Name: r.Name, run: func(m Models, dir string) (string, error) {
-			res, err := Run(r.Setup, Options{Dir: dir, Disk: &m.Disk, Tape: &m.Tape})
+		cs = append(cs, StoryCheck{Name: r.Name, run: func(m Models, dir string, disks *DiskImages) (string, error) {
+			o, err := backupOptions(r.Setup, &m, dir, disks)
+			if err != nil {
+				return "", err
+			}
+			res, err := Run(r.Setup, o)
 			if err != nil {
 				return "", err
 			}
@@ -185,8 +206,12 @@ func StoryChecks(passes int) []StoryCheck {
 	rows := Rows(MissPassesFactor * passes)
 	miss := rows[3]
 	miss.Name, miss.TapeInterleave = "burst-hd3-4Kx2-tape3", 3
-	cs = append(cs, StoryCheck{Name: "burst-hd3-4Kx2-tape3 stops", run: func(m Models, dir string) (string, error) {
-		res, err := Run(miss.Setup, Options{Dir: dir, Disk: &m.Disk, Tape: &m.Tape})
+	cs = append(cs, StoryCheck{Name: "burst-hd3-4Kx2-tape3 stops", run: func(m Models, dir string, disks *DiskImages) (string, error) {
+		o, err := backupOptions(miss.Setup, &m, dir, disks)
+		if err != nil {
+			return "", err
+		}
+		res, err := Run(miss.Setup, o)
 		switch {
 		case err != nil:
 			return "", err
@@ -199,8 +224,12 @@ func StoryChecks(passes int) []StoryCheck {
 	}})
 	bios := Rows(passes)[0]
 	bios.Name, bios.TapeInterleave = "bios-tape6", 6
-	cs = append(cs, StoryCheck{Name: "bios-tape6 stops every block", run: func(m Models, dir string) (string, error) {
-		res, err := Run(bios.Setup, Options{Dir: dir, Disk: &m.Disk, Tape: &m.Tape})
+	cs = append(cs, StoryCheck{Name: "bios-tape6 stops every block", run: func(m Models, dir string, disks *DiskImages) (string, error) {
+		o, err := backupOptions(bios.Setup, &m, dir, disks)
+		if err != nil {
+			return "", err
+		}
+		res, err := Run(bios.Setup, o)
 		switch {
 		case err != nil:
 			return "", err
@@ -213,7 +242,7 @@ func StoryChecks(passes int) []StoryCheck {
 	}})
 	for _, burst := range []int{256, 16} {
 		cs = append(cs, StoryCheck{Name: fmt.Sprintf("tape %d-byte bursts %s", burst, map[bool]string{true: "hang", false: "work"}[burst == 256]),
-			run: func(m Models, dir string) (string, error) {
+			TapeOnly: true, run: func(m Models, dir string, _ *DiskImages) (string, error) {
 				res, err := RunTape(TapeSetup{Interleave: 3, Burst: burst, Blocks: 3, Timeout: 1}, TapeOptions{Dir: dir, Drive: &m.Tape})
 				if err != nil {
 					return "", err
@@ -227,7 +256,9 @@ func StoryChecks(passes int) []StoryCheck {
 				return "", nil
 			}})
 	}
-	cs = append(cs, StoryCheck{Name: "disk interleave table", DiskOnly: true, run: checkDiskTable})
+	cs = append(cs, StoryCheck{Name: "disk interleave table", DiskOnly: true, run: func(m Models, dir string, _ *DiskImages) (string, error) {
+		return checkDiskTable(m, dir)
+	}})
 	return cs
 }
 
@@ -328,33 +359,101 @@ var (
 // parameter remembers which check failed last and runs it first next time,
 // so a failing set usually fails on its first run; the memory is per side,
 // so the result does not depend on how the sides are scheduled.
+//
+// A check's outcome is a function of the device parameters it runs with
+// (the emulation is deterministic), so the evaluator remembers every
+// outcome by check and parameters and runs each pair once: every
+// parameter's value is the same default set (21 evaluations, one run), a
+// value that rounds to the same picoseconds as an earlier probe is not run
+// again, and a check that runs one device (TapeOnly, DiskOnly) is keyed by
+// that device's parameters alone, so a disk parameter's probes reuse the
+// defaults' tape-burst outcomes. Which check is reported is unchanged: the
+// checks are still consulted in the same order, a remembered outcome
+// standing in for a run.
 type Evaluator struct {
 	Dir        string
 	Checks     []StoryCheck
 	Resolution float64
 	mu         sync.Mutex
 	first      map[string]int // parameter and side -> index of the check that failed last
+	memo       map[outcomeKey]*outcome
+	disks      *DiskImages // BACKUP's formatted disks, made once (Options.DiskImage)
 	runs       atomic.Int64
+	consulted  atomic.Int64
+	emulated   atomic.Int64
+}
+
+// outcomeKey names one check's run: its index in Checks and the parameters
+// of the devices it runs (the other device's left zero).
+type outcomeKey struct {
+	check int
+	disk  acb4000.Params
+	tape  mcd403.Params
+}
+
+// outcome is a check's result, ready once done is closed (a second worker
+// asking for the same run waits for the first).
+type outcome struct {
+	done chan struct{}
+	why  string
+	err  error
 }
 
 // NewEvaluator makes an evaluator whose runs put their images in dir,
 // with the story checks and resolution of s.
 func NewEvaluator(dir string, s Search) *Evaluator {
-	return &Evaluator{Dir: dir, Checks: StoryChecks(s.Passes), Resolution: s.Resolution, first: map[string]int{}}
+	return &Evaluator{Dir: dir, Checks: StoryChecks(s.Passes), Resolution: s.Resolution,
+		first: map[string]int{}, memo: map[outcomeKey]*outcome{}, disks: NewDiskImages(dir)}
 }
 
 // Runs is the number of parameter sets evaluated so far.
 func (e *Evaluator) Runs() int64 { return e.runs.Load() }
 
+// Consulted is the number of check outcomes the search has asked for;
+// Emulated is how many of them were run (the rest were remembered).
+func (e *Evaluator) Consulted() int64 { return e.consulted.Load() }
+
+// Emulated: see Consulted.
+func (e *Evaluator) Emulated() int64 { return e.emulated.Load() }
+
+// run is check j's outcome with m: remembered, or run in a directory of
+// its own under e.Dir.
+func (e *Evaluator) run(j int, m Models) (string, error) {
+	c := e.Checks[j]
+	e.consulted.Add(1)
+	k := outcomeKey{check: j, disk: m.Disk, tape: m.Tape}
+	switch {
+	case c.DiskOnly:
+		k.tape = mcd403.Params{}
+	case c.TapeOnly:
+		k.disk = acb4000.Params{}
+	}
+	e.mu.Lock()
+	o, ok := e.memo[k]
+	if ok {
+		e.mu.Unlock()
+		<-o.done
+		return o.why, o.err
+	}
+	o = &outcome{done: make(chan struct{})}
+	e.memo[k] = o
+	e.mu.Unlock()
+	defer close(o.done)
+	e.emulated.Add(1)
+	dir, err := os.MkdirTemp(e.Dir, "params-")
+	if err != nil {
+		o.err = err
+		return "", err
+	}
+	defer os.RemoveAll(dir)
+	o.why, o.err = c.run(m, dir, e.disks)
+	return o.why, o.err
+}
+
 // Check runs the checks that p can move on m and returns the name of the
 // first one that fails and why, or "" when all pass. key names the
 // search that asks (its failing check is tried first next time).
 func (e *Evaluator) Check(p FitParam, m Models, key string) (name, why string, err error) {
-	dir, err := os.MkdirTemp(e.Dir, "params-")
-	if err != nil {
-		return "", "", err
-	}
-	defer os.RemoveAll(dir)
 	e.mu.Lock()
 	start := e.first[key]
 	e.mu.Unlock()
@@ -370,7 +469,7 @@ func (e *Evaluator) Check(p FitParam, m Models, key string) (name, why string, e
 			e.runs.Add(1)
 			counted = true
 		}
-		why, err := c.run(m, dir)
+		why, err := e.run(j, m)
 		if err != nil {
 			return c.Name, "", fmt.Errorf("%s = %g %s, %s: %w", p.Name, p.get(&m), p.Unit, c.Name, err)
 		}

@@ -134,3 +134,35 @@ func TestFindWindowUnconstrained(t *testing.T) {
 	assert.False(t, w.Constrained())
 	assert.Zero(t, e.Runs(), "the table's check is never run for a tape parameter")
 }
+
+// The evaluator runs each check once per set of parameters the check can
+// see: a second probe at the same value is answered from memory with the
+// same check and reason, and a disk parameter's probes do not rerun the
+// tape-burst checks, which run no disk.
+func TestEvaluatorRemembersOutcomes(t *testing.T) {
+	e := NewEvaluator(t.TempDir(), ShortSearch)
+	e.Checks = burstChecks(t)
+	fifo := fitParam(t, "mcd403.FIFOSize")
+	name, why, err := e.At(fifo, 512, "first")
+	require.NoError(t, err)
+	require.Equal(t, "tape 256-byte bursts hang", name)
+	require.NotEmpty(t, why)
+	ran := e.Emulated()
+	require.Positive(t, ran)
+	again, againWhy, err := e.At(fifo, 512, "second")
+	require.NoError(t, err)
+	assert.Equal(t, name, again)
+	assert.Equal(t, why, againWhy)
+	assert.Equal(t, ran, e.Emulated(), "the same parameters are not run again")
+
+	disk := fitParam(t, "acb4000.CommandOverhead")
+	name, _, err = e.At(disk, disk.Value, "disk")
+	require.NoError(t, err)
+	require.Empty(t, name, "the defaults pass the burst checks")
+	ran = e.Emulated()
+	name, _, err = e.At(disk, 3*disk.Value, "disk")
+	require.NoError(t, err)
+	assert.Empty(t, name)
+	assert.Equal(t, ran, e.Emulated(), "a disk parameter cannot move a tape-only check")
+	assert.Equal(t, int64(1+1+2+2), e.Consulted(), "every probe still consults the checks in order")
+}

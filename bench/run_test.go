@@ -182,3 +182,34 @@ func TestProgramTimerMatchesSimulatedTime(t *testing.T) {
 	// reads its timer a few hundred microseconds around the commands.
 	assert.InDelta(t, (r.BoardTime - firstSel).Seconds(), r.Elapsed.Seconds(), 0.0015, "board %v, program %v", r.BoardTime-firstSel, r.Elapsed)
 }
+
+// A run on a shared, read-only disk image (Options.DiskImage) is the run on
+// a fresh image of its own, to the T-state and the trace hash, for every
+// seed row (the image is not changed by one run for the next: each row
+// runs twice on it); an image formatted at another interleave is refused.
+func TestSharedDiskImageRunsTheSame(t *testing.T) {
+	disks := NewDiskImages(t.TempDir())
+	for _, r := range Rows(ShortParamsPasses) {
+		t.Run(r.Name, func(t *testing.T) {
+			fresh, err := Run(r.Setup, Options{Dir: t.TempDir()})
+			require.NoError(t, err)
+			require.Empty(t, fresh.Failed)
+			img, err := disks.Path(r.DiskInterleave)
+			require.NoError(t, err)
+			for range 2 {
+				shared, err := Run(r.Setup, Options{Dir: t.TempDir(), DiskImage: img})
+				require.NoError(t, err)
+				assert.Equal(t, fresh.TraceHash, shared.TraceHash)
+				assert.Equal(t, fresh.TStates, shared.TStates)
+				assert.Equal(t, fresh.BoardTime, shared.BoardTime)
+				assert.Equal(t, fresh.Program, shared.Program)
+				assert.Equal(t, fresh.Repositions, shared.Repositions)
+				assert.Equal(t, fresh.Buffer, shared.Buffer)
+			}
+		})
+	}
+	other, err := disks.Path(5)
+	require.NoError(t, err)
+	_, err = Run(Rows(ShortParamsPasses)[0].Setup, Options{Dir: t.TempDir(), DiskImage: other})
+	require.ErrorContains(t, err, "interleave 2 given")
+}
