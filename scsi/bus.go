@@ -295,6 +295,24 @@ func (p *Port) DriveData(v uint8, on bool) {
 	p.bus.update(p)
 }
 
+// DriveAll is DriveData(v, on) followed by Drive(lines, mask), each a bus
+// change of its own when it changes something (data first, so a device
+// that latches DB0-7 on a control edge sees the byte): one call for a
+// chip that drives both after each of its steps, and nothing at all when
+// neither changes.
+func (p *Port) DriveAll(lines, mask Line, v uint8, on bool) {
+	if !on {
+		v = 0
+	}
+	mask &= AllControl
+	nl := p.lines&^mask | lines&mask
+	if p.driving == on && p.data == v && nl == p.lines {
+		return
+	}
+	p.DriveData(v, on)
+	p.Drive(lines, mask)
+}
+
 // Lines returns this port's own contribution to the control lines.
 func (p *Port) Lines() Line { return p.lines }
 
