@@ -9,7 +9,7 @@ DEBS    := pasmo z80dasm z80asm sigrok-cli cpmtools libdsk-utils lrzsz \
            libxinerama-dev libxi-dev libxxf86vm-dev libgl1-mesa-dev libasound2-dev
 GOFLAGS ?=
 
-.PHONY: all build run test test-zex test-long goversion deps debs bench fuzz clean
+.PHONY: all build run test test-zex test-long goversion deps debs bench pgo fuzz clean
 
 all: build
 
@@ -87,6 +87,12 @@ test-long: deps debs
 
 bench: build
 	./$(BIN) bench seed
+
+# The profile every build of cmd/lbplus is optimised with (Go's
+# profile-guided optimisation picks up cmd/lbplus/default.pgo by itself):
+# the busy and the idle machine, written anew (docs/PERFORMANCE.md).
+pgo:
+	$(GO) run ./cmd/pgoprofile cmd/lbplus/default.pgo
 
 # A few minutes of coverage-guided fuzzing per target; crashers land in
 # testdata/fuzz and become regression inputs. Go spends up to

@@ -126,8 +126,7 @@ type Board struct {
 	running bool   // inside run or Step: the state is not at an instruction boundary
 	stop    bool
 	err     error
-	hash    uint64
-	ioCount uint64
+	trace   sched.Trace // the trace hash (trace.go)
 	// busyIO is when the program last touched a port other than DART
 	// channel A's (LastBusyIO).
 	busyIO sched.Time
@@ -152,7 +151,7 @@ func New(cfg Config) (*Board, error) {
 	if cfg.MaxWait == 0 {
 		cfg.MaxWait = DefaultMaxWait
 	}
-	b := &Board{cfg: cfg, s: sched.New(), rom: cfg.ROM, hash: fnvOffset}
+	b := &Board{cfg: cfg, s: sched.New(), rom: cfg.ROM, trace: sched.Trace{Hash: fnvOffset}}
 	b.ctc = ctc.New(b.s)
 	b.ctc.SetTriggerClock(0, sched.CTCTrigPeriod) // CLK/TRG0, 1: 16 MHz / 8 [F MAME-ampro]
 	b.ctc.SetTriggerClock(1, sched.CTCTrigPeriod)
@@ -210,7 +209,7 @@ func New(cfg Config) (*Board, error) {
 	b.cpu = z80host.New(b)
 	b.cpu.SetInterruptAck(b)
 	b.s.OnEarlier = b.onEarlier
-	b.s.Observe(b.traceEvent)
+	b.s.Trace = &b.trace
 	b.Reset()
 	return b, nil
 }
@@ -446,7 +445,7 @@ func (b *Board) Step() (int, error) {
 // condition is checked after every event, so a run with one keeps every
 // event a cut too.
 func (b *Board) quietMayRunLate() bool {
-	return b.s.Observers() == 1 && !b.bus.Observed() && b.cpu.Hook == nil &&
+	return b.s.Observers() == 0 && !b.bus.Observed() && b.cpu.Hook == nil &&
 		b.ncr.OnIRQ == nil && b.ncr.OnDRQ == nil && !b.ncr.OutputsObserved()
 }
 

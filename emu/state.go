@@ -190,7 +190,7 @@ func (b *Board) State() (*MachineState, error) {
 	}
 	st := &MachineState{Version: StateVersion, Machine: b.machineID(), Images: imgs,
 		CPU: b.cpu.State(), RAM: append([]byte(nil), b.ram[:]...), Latch: b.latch, PrinterData: b.printerData,
-		PrinterStrobe: b.printerStrob, Hash: b.hash, IOCount: b.ioCount,
+		PrinterStrobe: b.printerStrob, Hash: b.trace.Hash, IOCount: b.trace.Count,
 		Sched: ss, Bus: b.bus.State(), NCR5380: b.ncr.State(), CTC: b.ctc.State(), DART: b.dart.State(), Floppy: fs}
 	for i, d := range b.devs {
 		if d == nil {
@@ -367,7 +367,7 @@ func (b *Board) SetState(st *MachineState) error {
 	copy(b.ram[:], st.RAM)
 	b.writeLatch(st.Latch)
 	b.printerData, b.printerStrob = st.PrinterData, st.PrinterStrobe
-	b.hash, b.ioCount = st.Hash, st.IOCount
+	b.trace.Hash, b.trace.Count = st.Hash, st.IOCount
 	b.err, b.stop = nil, false
 	return nil
 }

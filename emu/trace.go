@@ -9,28 +9,23 @@ import "github.com/lbplus/lbplus/sched"
 // Event names are not hashed byte by byte: several events run per SCSI byte,
 // and the I/O accesses (port, value, T-state) and event times already pin a
 // run down.
+//
+// The hash is a sched.Trace the scheduler folds each event into as it
+// runs (b.s.Trace), with no observer call.
 const (
 	fnvOffset = 14695981039346656037
-	fnvPrime  = 1099511628211
+	fnvPrime  = sched.TracePrime
 )
 
-func (b *Board) mix(x uint64) {
-	b.ioCount++
-	h := (b.hash ^ x) * fnvPrime
-	b.hash = h ^ h>>29
-}
-
-func (b *Board) traceEvent(now sched.Time, e *sched.Event) {
-	b.mix(uint64(now)<<8 ^ uint64(len(e.Name())))
-}
+func (b *Board) mix(x uint64) { b.trace.Mix(x) }
 
 // TraceHash returns the hash of everything on the board's I/O side so far,
 // combined with the CPU's T-state count.
 func (b *Board) TraceHash() uint64 {
-	h := b.hash ^ b.cpu.T()
+	h := b.trace.Hash ^ b.cpu.T()
 	return h * fnvPrime
 }
 
 // IOCount is how many I/O accesses, acknowledges, RETIs and events the board
 // has seen.
-func (b *Board) IOCount() uint64 { return b.ioCount }
+func (b *Board) IOCount() uint64 { return b.trace.Count }

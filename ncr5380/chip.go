@@ -492,8 +492,7 @@ func (c *Chip) drive() {
 	// unconditionally.
 	db := c.arb == arbActive || c.dmaDB ||
 		(c.icr&ICRDataBus != 0 && bl&scsi.IO == 0 && c.phaseMatch(bl))
-	c.port.DriveData(c.odr, db)
-	c.port.Drive(l, scsi.AllControl)
+	c.port.DriveAll(l, scsi.AllControl, c.odr, db)
 	// Our own edges are not reported back to us; remember the levels so
 	// the next change from another device yields only its edges.
 	c.prev = c.bus.Lines()

@@ -88,3 +88,21 @@ func TestQuietLate(t *testing.T) {
 	s.Advance(1000)
 	assert.Equal(t, 0, s.Pending())
 }
+
+// TestTraceFoldsEachEvent: a scheduler with a Trace folds each event as it
+// runs, its time and name length, before the observers see it.
+func TestTraceFoldsEachEvent(t *testing.T) {
+	s := New()
+	tr := &Trace{Hash: 7}
+	s.Trace = tr
+	var seen []uint64
+	s.Observe(func(now Time, e *Event) { seen = append(seen, tr.Count) })
+	s.At(5*Nanosecond, "ab", func(Time) {})
+	s.At(9*Nanosecond, "abc", func(Time) {})
+	s.Advance(10 * Nanosecond)
+	want := Trace{Hash: 7}
+	want.Mix(uint64(5*Nanosecond)<<8 ^ 2)
+	want.Mix(uint64(9*Nanosecond)<<8 ^ 3)
+	assert.Equal(t, want, *tr)
+	assert.Equal(t, []uint64{1, 2}, seen, "folded before the observers")
+}

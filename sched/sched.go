@@ -192,6 +192,10 @@ type Scheduler struct {
 	// events run at its next Advance (see OnEarlier).
 	QuietLate bool
 
+	// Trace, if set, has each event folded in as it runs, before any
+	// observer (see Trace).
+	Trace *Trace
+
 	observers []observer // of every event
 	evObs     []observer // of one event each (Event.watched)
 	nextObs   int
@@ -453,6 +457,9 @@ func (s *Scheduler) runDue(t Time) {
 		e := popMin(h)
 		if e.at > s.now {
 			s.now = e.at
+		}
+		if s.Trace != nil {
+			s.Trace.Mix(mixEvent(s.now, e))
 		}
 		if len(s.observers) != 0 {
 			for _, o := range s.observers {

@@ -132,8 +132,12 @@ type Observer func(now sched.Time, lines Line, data uint8)
 
 // Bus is the wired-OR SCSI cable.
 type Bus struct {
-	s         *sched.Scheduler
-	ports     []*Port
+	s     *sched.Scheduler
+	ports []*Port
+	// drives holds each port's contribution, in attach order, packed as
+	// its control lines and DBP in the low 16 bits and its data byte
+	// above: update ORs one contiguous slice, one load a port.
+	drives    []uint32
 	observers sched.Observers[busObserver]
 	obsMask   Line // the lines some observer watches (OR of their masks)
 	lines     Line
@@ -151,8 +155,9 @@ func (b *Bus) Sched() *sched.Scheduler { return b.s }
 // change made by another port; the device reads Lines/Data and schedules its
 // reaction.
 func (b *Bus) Attach(name string, onChange func(now sched.Time)) *Port {
-	p := &Port{bus: b, name: name, onChange: onChange, listen: ^Line(0)}
+	p := &Port{bus: b, name: name, onChange: onChange, listen: ^Line(0), idx: len(b.ports)}
 	b.ports = append(b.ports, p)
+	b.drives = append(b.drives, 0)
 	return p
 }
 
@@ -201,13 +206,13 @@ func (b *Bus) Phase() Phase { return PhaseOf(b.lines) }
 func (b *Bus) Changes() uint64 { return b.changes }
 
 func (b *Bus) update(from *Port) {
-	var l Line
-	var d uint8
-	for _, p := range b.ports {
-		// A port that drives no data has data 0 and dbp 0 (DriveData).
-		l |= p.lines | p.dbp
-		d |= p.data
+	// A port that drives no data has data 0 and dbp 0 (DriveData).
+	b.drives[from.idx] = from.packed()
+	var or uint32
+	for _, x := range b.drives {
+		or |= x
 	}
+	l, d := Line(or), uint8(or>>16)
 	if l == b.lines && d == b.data {
 		return
 	}
@@ -243,7 +248,11 @@ type Port struct {
 	dbp      Line // DBP when driving data of even weight, else 0
 	// listen is the changes onChange is told of (Listen).
 	listen Line
+	idx    int // position in the bus's ports and drives
 }
+
+// packed is the port's contribution as the bus keeps it (Bus.drives).
+func (p *Port) packed() uint32 { return uint32(p.lines|p.dbp) | uint32(p.data)<<16 }
 
 // Listen narrows the changes the port's onChange is told of to those of
 // the lines in mask (with DataLines: of the data byte); Attach starts with
@@ -284,6 +293,24 @@ func (p *Port) DriveData(v uint8, on bool) {
 		p.dbp = DBP
 	}
 	p.bus.update(p)
+}
+
+// DriveAll is DriveData(v, on) followed by Drive(lines, mask), each a bus
+// change of its own when it changes something (data first, so a device
+// that latches DB0-7 on a control edge sees the byte): one call for a
+// chip that drives both after each of its steps, and nothing at all when
+// neither changes.
+func (p *Port) DriveAll(lines, mask Line, v uint8, on bool) {
+	if !on {
+		v = 0
+	}
+	mask &= AllControl
+	nl := p.lines&^mask | lines&mask
+	if p.driving == on && p.data == v && nl == p.lines {
+		return
+	}
+	p.DriveData(v, on)
+	p.Drive(lines, mask)
 }
 
 // Lines returns this port's own contribution to the control lines.
@@ -348,6 +375,7 @@ func (b *Bus) SetState(st BusState) error {
 				p.dbp = DBP
 			}
 		}
+		b.drives[i] = p.packed()
 	}
 	b.lines, b.data, b.changes = st.Lines, st.Data, st.Changes
 	return nil

@@ -92,3 +92,29 @@ func TestObserveLinesFilters(t *testing.T) {
 	require.True(t, res.Done)
 	assert.Equal(t, 4, sel)
 }
+
+// TestDriveAllIsDataThenLines: DriveAll makes the same changes as
+// DriveData then Drive, the data first, and none when neither changes;
+// the bus ORs the ports' contributions.
+func TestDriveAllIsDataThenLines(t *testing.T) {
+	bus := scsi.NewBus(sched.New())
+	a := bus.Attach("a", nil)
+	other := bus.Attach("b", nil)
+	other.Drive(scsi.BSY, scsi.BSY)
+	type change struct {
+		l scsi.Line
+		d uint8
+	}
+	var seen []change
+	bus.Observe(func(_ sched.Time, l scsi.Line, d uint8) { seen = append(seen, change{l, d}) })
+	a.DriveAll(scsi.ACK, scsi.AllControl, 0x41, true)
+	a.DriveAll(scsi.ACK, scsi.AllControl, 0x41, true)
+	a.DriveAll(0, scsi.ACK, 0x41, true)
+	a.DriveAll(0, scsi.AllControl, 0x99, false)
+	assert.Equal(t, []change{
+		{scsi.BSY | scsi.DBP, 0x41}, {scsi.BSY | scsi.DBP | scsi.ACK, 0x41},
+		{scsi.BSY | scsi.DBP, 0x41},
+		{scsi.BSY, 0},
+	}, seen)
+	assert.Equal(t, uint64(5), bus.Changes())
+}

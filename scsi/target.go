@@ -301,47 +301,50 @@ func (t *Target) start(x transfer) {
 
 // stepPhase drives the phase lines and, for a byte to the initiator, the
 // data; REQ follows after the settle or setup delay.
+//
+// The byte steps run several times per byte: they bracket their work with
+// begin and end rather than passing act a closure.
 func (t *Target) stepPhase(now sched.Time) {
 	t.ev = nil
-	t.act(now, func() {
-		x := t.x
-		reqAt := now
-		want := x.phase.Lines()
-		if t.port.Lines()&PhaseMask != want {
-			t.port.Drive(want, PhaseMask)
-			reqAt = now + t.timing.PhaseSettle
+	outer := t.begin()
+	x := t.x
+	reqAt := now
+	want := x.phase.Lines()
+	if t.port.Lines()&PhaseMask != want {
+		t.port.Drive(want, PhaseMask)
+		reqAt = now + t.timing.PhaseSettle
+	}
+	if x.in {
+		t.port.DriveData(x.b, true)
+		if s := now + t.timing.DataSetup; s > reqAt {
+			reqAt = s
 		}
-		if x.in {
-			t.port.DriveData(x.b, true)
-			if s := now + t.timing.DataSetup; s > reqAt {
-				reqAt = s
-			}
-		} else {
-			t.port.DriveData(0, false)
-		}
-		t.xs = xReq
-		t.ev = &t.evReq
-		t.s.Schedule(t.ev, reqAt)
-	})
+	} else {
+		t.port.DriveData(0, false)
+	}
+	t.xs = xReq
+	t.ev = &t.evReq
+	t.s.Schedule(t.ev, reqAt)
+	t.end(now, outer)
 }
 
 func (t *Target) reqOn(now sched.Time) {
 	t.ev = nil
-	t.act(now, func() {
-		t.xs = xWaitAck
-		t.port.Drive(REQ, REQ)
-	})
+	outer := t.begin()
+	t.xs = xWaitAck
+	t.port.Drive(REQ, REQ)
+	t.end(now, outer)
 }
 
 func (t *Target) reqOff(now sched.Time) {
 	t.ev = nil
-	t.act(now, func() {
-		t.xs = xWaitOff
-		t.port.Drive(0, REQ)
-		if t.x.in {
-			t.port.DriveData(0, false)
-		}
-	})
+	outer := t.begin()
+	t.xs = xWaitOff
+	t.port.Drive(0, REQ)
+	if t.x.in {
+		t.port.DriveData(0, false)
+	}
+	t.end(now, outer)
 }
 
 // act runs one of the engine's own steps that drives lines, then looks at
@@ -352,14 +355,25 @@ func (t *Target) reqOff(now sched.Time) {
 // second selection response) before this one has ended. The engine is
 // level-sensitive, so looking at the lines after the step sees the answer.
 func (t *Target) act(now sched.Time, step func()) {
-	if t.acting { // a step inside a step: the outer one looks at the bus
-		step()
-		return
-	}
-	t.acting = true
+	outer := t.begin()
 	step()
-	t.acting = false
-	t.onChange(now)
+	t.end(now, outer)
+}
+
+// begin starts a step as act does and reports whether it is the outer
+// one (a step inside a step leaves the look at the bus to the outer).
+func (t *Target) begin() (outer bool) {
+	outer = !t.acting
+	t.acting = true
+	return outer
+}
+
+// end ends a step begun by begin: the outer step looks at the bus.
+func (t *Target) end(now sched.Time, outer bool) {
+	if outer {
+		t.acting = false
+		t.onChange(now)
+	}
 }
 
 func (t *Target) onChange(now sched.Time) {
