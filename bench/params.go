@@ -178,7 +178,7 @@ const (
 // straddles the deadline B(3) with the disk's rotational phase, so it
 // misses now and then, not at every block; on 16 blocks whether one miss
 // falls inside the run depended on a fraction of a millisecond of phase
-// (the knife edges of docs/PARAMETERS.md before issue 22), on 48 it shows
+// (the knife edges a 16-block check once gave), on 48 it shows
 // where the deadline lies (docs/PARAMETERS.md).
 const MissPassesFactor = 6
 

@@ -48,7 +48,7 @@ func TestParametersDocListsEveryFitParam(t *testing.T) {
 
 // At most six parameters are fitted, in the code and in docs/PARAMETERS.md
 // alike: the bold FIT rows of the list of all parameters are the FIT
-// entries of bench.FitParams, and the table of issue 22's 21 says FIT for
+// entries of bench.FitParams, and the table of the 21 once fitted says FIT for
 // exactly those.
 func TestParametersDocFittedCount(t *testing.T) {
 	doc, err := os.ReadFile("../docs/PARAMETERS.md")
@@ -68,11 +68,11 @@ func TestParametersDocFittedCount(t *testing.T) {
 		inCode = append(inCode, f.Name)
 	}
 	assert.ElementsMatch(t, inCode, inDoc, "the fitted parameters in the code and in the list of all parameters")
-	assert.LessOrEqual(t, len(inCode), 6, "at most six fitted parameters (issue 22)")
+	assert.LessOrEqual(t, len(inCode), 6, "at most six fitted parameters (docs/PARAMETERS.md)")
 	assert.True(t, strings.Contains(fittedSec, []string{"", "One", "Two", "Three", "Four", "Five", "Six"}[len(inCode)]+" are fitted"),
 		"the text says how many are fitted")
 
-	rows := tableRowsAfter(t, fittedSec, "| Issue 22's 21 | Now | Why |")
+	rows := tableRowsAfter(t, fittedSec, "| The 21 once fitted | Now | Why |")
 	assert.Len(t, rows, 21)
 	for _, r := range rows {
 		src := fitParamSource(r[0])
