@@ -66,8 +66,9 @@ test: deps debs
 	@$(GO) vet ./...
 	@echo "go test: every package (builds first; up to 14 minutes on a small machine)"
 	$(GO) test -timeout 14m ./...
-	@echo "the debugger window's tests under Xvfb"
+	@echo "the debugger window's tests under Xvfb, and lbplus-window's debug commands"
 	xvfb-run -a -s '-screen 0 1920x1080x24' $(GO) test -p 1 -tags window ./debugger/window
+	xvfb-run -a -s '-screen 0 1920x1080x24' $(GO) test -p 1 -tags window -run 'Debug|Window|Script' ./cmd/lbplus
 	@echo "ZEXDOC and ZEXALL: the long instruction-set tests"
 	$(MAKE) --no-print-directory test-zex
 
