@@ -210,15 +210,7 @@ cp4:    call    susr
         call    BDOS
         inc     a
         jp      z, nofile
-        call    dusr
-        ld      de, dfcb
-        ld      c, 19
-        call    BDOS
-        ld      de, dfcb
-        ld      c, 22
-        call    BDOS
-        inc     a
-        jp      z, dirful
+        call    mkdst
         ld      hl, (BDOS+1)    ; the buffer: up to the BDOS, less a page
         dec     h
         ld      l, 0
@@ -267,12 +259,7 @@ cp8:    ld      de, (fill)
 cp9:    pop     af
         or      a
         jr      z, cp5          ; the buffer was full: more to come
-        ld      de, dfcb
-        ld      c, 16
-        call    BDOS
-        inc     a
-        jp      z, dirful
-        ret
+        jp      clsdst
 
 ; devices: finds a device name as the destination (before '=') or as
 ; the whole source (after it) in the 0-terminated tail at HL and sets
@@ -456,15 +443,7 @@ fv2:    ld      a, (hl)
         ld      hl, dfcb
         ld      de, dspec
         call    mkfcb
-        call    dusr
-        ld      de, dfcb
-        ld      c, 19
-        call    BDOS
-        ld      de, dfcb
-        ld      c, 22
-        call    BDOS
-        inc     a
-        jp      z, dirful
+        call    mkdst
         ld      de, buf
         ld      c, 26
         call    BDOS
@@ -489,12 +468,28 @@ fv5:    ld      a, l            ; pad the last record with ^Z
         inc     hl
         jr      fv5
 fv6:    call    fdrec
+        call    clsdst
+        jp      done
+
+; mkdst: the destination file anew (deleted, then made) in its user
+; area. clsdst: the destination closed. A full directory ends COPY at
+; once (done warm boots, so the return address left behind is no matter).
+mkdst:  call    dusr
         ld      de, dfcb
+        ld      c, 19
+        call    BDOS
+        ld      de, dfcb
+        ld      c, 22
+        call    BDOS
+        inc     a
+        ret     nz
+        jp      dirful
+clsdst: ld      de, dfcb
         ld      c, 16
         call    BDOS
         inc     a
-        jp      z, dirful
-        jp      done
+        ret     nz
+        jp      dirful
 
 ; fdrec: the record at buf to the destination file.
 fdrec:  ld      de, dfcb
