@@ -102,6 +102,10 @@ type Figure struct {
 	Outcome   string  `json:"outcome"`
 	Holds     bool    `json:"holds"`
 	Note      string  `json:"note,omitempty"`
+	// Argued names where docs argue that no model of the mechanism can
+	// reproduce the figure together with the others; set only on a figure
+	// that does not hold.
+	Argued string `json:"argued,omitempty"`
 }
 
 // HeldOut reports whether no parameter is fitted on f.
@@ -168,10 +172,17 @@ func CrossValidate(o CrossOptions) ([]Figure, error) {
 		return fmt.Sprintf("%.0f B/s, %d repositions", r.BytesPerSec, r.Repositions), r.Repositions == 0
 	}
 
-	// The seed rows.
+	// The seed rows, with a scope on the rows whose buffer fill the story
+	// timed.
 	for _, r := range Rows(o.Passes) {
 		start(r.Name)
-		res, err := run(r.Setup)
+		fill, timed := fillFigures[r.Name]
+		meter := NewFillMeter(DiskID, HostID)
+		opts := Options{Dir: o.Dir, Disk: &m.Disk, Tape: &m.Tape}
+		if timed {
+			opts.OnBus = meter.Attach
+		}
+		res, err := Run(r.Setup, opts)
 		if err != nil {
 			return figs, err
 		}
@@ -187,6 +198,12 @@ func CrossValidate(o CrossOptions) ([]Figure, error) {
 			}
 		}
 		add(f)
+		if timed {
+			mean, n := meter.SteadyMean()
+			ms := mean.Seconds() * 1000
+			add(Figure{ID: fill.id, Story: fill.story, Unit: "ms", Value: fill.ms, Predicted: ms,
+				Holds: res.Failed == "" && n > 0, Outcome: fmt.Sprintf("%.1f ms, the mean of %d fills", ms, n)})
+		}
 	}
 
 	// Statements about the tape.
@@ -222,7 +239,7 @@ func CrossValidate(o CrossOptions) ([]Figure, error) {
 	}
 	add(Figure{ID: byte5.Name, Story: "byte by byte, the tape streams at 6:1 or greater (so not at 5:1)", Predicted: res.BytesPerSec,
 		Outcome: fmt.Sprintf("%.0f B/s, %d repositions in %d blocks", res.BytesPerSec, res.Repositions, o.Passes),
-		Holds:   res.Failed == "" && res.Repositions > 0, Note: "argued impossible with the burst rows: docs/TAPE.md 4"})
+		Holds:   res.Failed == "" && res.Repositions > 0})
 	for _, burst := range []int{256, 16} {
 		id := fmt.Sprintf("tape-%d-byte-bursts", burst)
 		start(id)
@@ -241,8 +258,12 @@ func CrossValidate(o CrossOptions) ([]Figure, error) {
 		add(f)
 	}
 
-	// The disk's interleave table.
+	// The disk's interleave table (the story's one 8K READ is a fill,
+	// timed in its row above).
 	for _, r := range tableRows() {
+		if r.transfer != "4Kx2" {
+			continue
+		}
 		id := fmt.Sprintf("disk-%d:1-%s", r.il, r.transfer)
 		start(id)
 		ms, failed, err := diskTableRow(m, o.Dir, r)
@@ -292,7 +313,32 @@ func CrossValidate(o CrossOptions) ([]Figure, error) {
 		add(Figure{ID: "10MB-minutes", Story: "10 megabytes backed up in about 13 minutes (burst 8K x1, tape 3:1)", Unit: "min",
 			Value: 13, Predicted: min, Holds: res.Failed == "", Outcome: fmt.Sprintf("%.2f min, %d repositions", min, res.Repositions)})
 	}
+	for i := range figs {
+		if a, ok := arguedImpossible[figs[i].ID]; ok && !figs[i].Holds {
+			figs[i].Argued = a
+		}
+	}
 	return figs, nil
+}
+
+// fillFigures are the story's buffer fills, by the row they were timed in
+// (docs/HARDWARE.md 8, row 8): the owner read them off a scope in the
+// backup loop, each fill starting where the tape's block period left the
+// spindle, so the model times them there too (FillMeter), not as a run of
+// back-to-back READs.
+var fillFigures = map[string]struct {
+	id, story string
+	ms        float64
+}{
+	"burst-hd3-4Kx2-tape4": {"fill-hd3-4Kx2-tape4", "two 4K READs fill the buffer in about 80 ms, a revolution lost between them (HD 3:1, tape 4:1)", diskbench.Story["4Kx2"][3]},
+	FigHeadline:            {"fill-hd3-8Kx1-tape3", "one 8K READ fills the buffer in around 60 ms (HD 3:1, tape 3:1)", diskbench.Story["8Kx1"][3]},
+}
+
+// arguedImpossible are the figures docs/PARAMETERS.md argues no model of
+// the mechanism reproduces together with the story's other figures.
+var arguedImpossible = map[string]string{
+	"disk-6:1-4Kx2":             "docs/PARAMETERS.md \"Disk 6:1\"",
+	"byte-hd9-8Kx1-tape5-stops": "docs/PARAMETERS.md \"Qualitative claims\", docs/TAPE.md 4",
 }
 
 // diskTableRow runs one row of the interleave table in the steady state and
@@ -354,10 +400,17 @@ func WriteCrossValidation(w io.Writer, figs []Figure) error {
 		holds := "yes"
 		if !f.Holds {
 			holds = "**no**"
+			if f.Argued != "" {
+				holds = "**no**, argued impossible"
+			}
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s |\n", f.ID, fits, story, model, errs, holds, f.Outcome)
 	}
-	fmt.Fprintf(&b, "\n%d of %d held-out figures reproduced (numbers within %.0f%%)\n", r.HeldOutOK, r.HeldOut, HeldOutLimit*100)
+	fmt.Fprintf(&b, "\n%d of %d held-out figures reproduced (numbers within %.0f%%)", r.HeldOutOK, r.HeldOut, HeldOutLimit*100)
+	if r.HeldOutArgued > 0 {
+		fmt.Fprintf(&b, "; %d argued impossible in docs/PARAMETERS.md", r.HeldOutArgued)
+	}
+	b.WriteString("\n")
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -372,6 +425,9 @@ type CrossReport struct {
 	Figures   []Figure `json:"figures"`
 	HeldOut   int      `json:"held_out"`
 	HeldOutOK int      `json:"held_out_reproduced"`
+	// HeldOutArgued counts the held-out figures that do not hold and that
+	// docs argue no model of the mechanism can reproduce.
+	HeldOutArgued int `json:"held_out_argued_impossible"`
 }
 
 // NewCrossReport gathers figs with the fitted parameters and counts.
@@ -382,6 +438,8 @@ func NewCrossReport(figs []Figure) CrossReport {
 			r.HeldOut++
 			if f.Holds {
 				r.HeldOutOK++
+			} else if f.Argued != "" {
+				r.HeldOutArgued++
 			}
 		}
 	}

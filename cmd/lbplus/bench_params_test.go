@@ -62,8 +62,9 @@ func TestBenchParamsCrossValidateJSON(t *testing.T) {
 			Error *float64 `json:"error"`
 			Holds bool     `json:"holds"`
 		} `json:"figures"`
-		HeldOut   int `json:"held_out"`
-		HeldOutOK int `json:"held_out_reproduced"`
+		HeldOut       int `json:"held_out"`
+		HeldOutOK     int `json:"held_out_reproduced"`
+		HeldOutArgued int `json:"held_out_argued_impossible"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(out), &r), out)
 	assert.NotEmpty(t, r.Fitted)
@@ -83,5 +84,5 @@ func TestBenchParamsCrossValidateJSON(t *testing.T) {
 	}
 	assert.True(t, found, "the headline row is a figure")
 	assert.Positive(t, r.HeldOut)
-	assert.LessOrEqual(t, r.HeldOutOK, r.HeldOut)
+	assert.Equal(t, r.HeldOut, r.HeldOutOK+r.HeldOutArgued, "every held-out figure holds or docs argue it cannot")
 }
