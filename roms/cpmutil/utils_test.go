@@ -1,6 +1,7 @@
 package cpmutil_test
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -87,6 +88,26 @@ func TestCopyDiskFull(t *testing.T) {
 	require.NoError(t, err)
 	assert.Less(t, k, 45, "the fifth copy cannot fit")
 	assert.Contains(t, out, "SMALL    TXT\n", "the disk is usable after")
+}
+
+// COPY onto a disk whose directory is full says so and stops: B: (amp1)
+// has 64 directory entries, so of 65 one-record files the 65th finds no
+// entry; the wildcard copy stops there and the 64 already copied stay.
+func TestCopyDirectoryFull(t *testing.T) {
+	m := machine(t, "COPY", "STAT")
+	for i := range 65 {
+		require.NoError(t, m.Save(fmt.Sprintf("F%02d.DAT", i), []byte(fmt.Sprintf("file %02d\r\n\x1a", i))))
+	}
+	m.Out.Reset()
+	m.Type("COPY B:=F*.DAT\r", "STAT B:*.*\r", "COPY B:F99.DAT=F00.DAT\r")
+	require.ErrorIs(t, m.Run(4_000_000_000), cpmtest.ErrInput)
+	out := m.Transcript()
+	assert.Contains(t, out, "A0:F63.DAT -> B0:F63.DAT\nA0:F64.DAT -> B0:F64.DAT\nDIRECTORY FULL\nA>")
+	assert.Contains(t, out, "A0:F00.DAT -> B0:F99.DAT\nDIRECTORY FULL\nA>")
+	assert.Contains(t, out, "Total: 128 records\n", "64 files of two records on B:")
+	assert.NotContains(t, out, "NO FILE")
+	assert.Regexp(t, `(?s)A>STAT B:\*\.\*\n.*F63 +\.DAT`, out, "the copied files are on B:")
+	assert.NotRegexp(t, `F64 +\.DAT`, out[strings.Index(out, "A>STAT B:"):], "no entry for the file that did not fit")
 }
 
 // The CCP's SAVE writes two records a page for any count up to 255 pages
