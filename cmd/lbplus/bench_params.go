@@ -123,6 +123,7 @@ blocks a row and no 10 MB run).`,
 			ws, err := e.FindWindows(ps, workers, progress)
 			if !bo.quiet {
 				fmt.Fprintf(cmd.ErrOrStderr(), "\n%d evaluations, %d check runs emulated of %d consulted\n", e.Runs(), e.Emulated(), e.Consulted())
+				writeCheckWork(cmd.ErrOrStderr(), e.Work())
 			}
 			if err != nil {
 				return err
@@ -150,6 +151,22 @@ blocks a row and no 10 MB run).`,
 	cmd.Flags().BoolVar(&crossV, "cross-validate", false, "instead of the windows: each story figure with the parameters fitted on it, the prediction and its error (docs/PARAMETERS.md)")
 	cmd.Flags().StringSliceVar(&only, "param", nil, "only these parameters (e.g. mcd403.SlotTime or SlotTime; repeatable)")
 	return cmd
+}
+
+// writeCheckWork prints how the search's emulation divides among the
+// checks: runs and T-states of each, its share of all T-states.
+func writeCheckWork(w io.Writer, ws []bench.CheckWork) {
+	var all uint64
+	for _, c := range ws {
+		all += c.TStates
+	}
+	if all == 0 {
+		return
+	}
+	fmt.Fprintf(w, "%-30s %6s %11s %6s\n", "check", "runs", "G T-states", "share")
+	for _, c := range ws {
+		fmt.Fprintf(w, "%-30s %6d %11.1f %5.1f%%\n", c.Name, c.Runs, float64(c.TStates)/1e9, 100*float64(c.TStates)/float64(all))
+	}
 }
 
 func round3(v float64) float64 { return math.Round(v*1000) / 1000 }
