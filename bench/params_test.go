@@ -176,10 +176,12 @@ func TestEvaluatorRemembersOutcomes(t *testing.T) {
 // emulation each check cost. A grid parameter (FIFOSize), a count
 // (SearchFactor), one closed on both sides (DrainByteTime) and one open
 // below, closed above (ReqAfterAck), searched two at a time as bench
-// params does. A change that only makes the search or the emulator
-// cheaper leaves testdata/params_burst_windows.golden as it is (the
-// windows of `bench params --json` must not move with it); a change to a
-// model or to the search rewrites it with -update and says why.
+// params does. A change that only makes the emulator faster leaves
+// testdata/params_burst_windows.golden as it is; one that makes the
+// search run fewer checks may change the last lines (runs, T-states) but
+// never a window line, as the windows of `bench params --json` must not
+// move with it; a change to a model rewrites it with -update and says
+// why.
 func TestFindWindowsGolden(t *testing.T) {
 	var ps []FitParam
 	for _, name := range []string{"mcd403.FIFOSize", "mcd403.SearchFactor", "mcd403.DrainByteTime", "mcd403.ReqAfterAck"} {
