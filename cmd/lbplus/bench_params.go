@@ -65,13 +65,16 @@ there, the parameter is not constrained on that side.
 
 Each check runs once per set of the parameters it sees (an outcome is
 remembered), and BACKUP's runs share one read-only disk image per
-interleave. The full search of all parameters takes about 5 minutes of
-CPU (measured with one worker on a 2-core host shared with other work:
-11 % under the 6 minutes it took before). --short measures the rows on ` + fmt.Sprint(bench.ShortParamsPasses) + `
+interleave. The full search of all parameters takes 5 to 7 minutes of
+CPU on a 2-core host shared with other work, more the busier it is
+(docs/PERFORMANCE.md; about half of it the host polling a busy tape,
+which every check must run to its end). --short measures the rows on ` + fmt.Sprint(bench.ShortParamsPasses) + `
 blocks and stops each bisection four times coarser: about half the CPU
 time (3.7 minutes before outcomes were remembered), with narrower
 windows where the burst 4K x2 host must stop at tape 3:1 (fewer blocks,
-fewer chances to stop). --param searches one.
+fewer chances to stop). --param searches one. On stderr, unless -q: how
+many check runs were emulated, and each check's runs and the T-states its
+machines executed (where the time goes, the same on any host).
 
 --cross-validate instead runs every figure of the story once and prints it
 with the parameters fitted on it (or "held out"), the model's prediction
