@@ -266,7 +266,7 @@ func CrossValidate(o CrossOptions) ([]Figure, error) {
 		}
 		id := fmt.Sprintf("disk-%d:1-%s", r.il, r.transfer)
 		start(id)
-		ms, failed, err := diskTableRow(m, o.Dir, r)
+		ms, failed, _, err := diskTableRow(m, o.Dir, r)
 		if err != nil {
 			return figs, err
 		}
@@ -342,12 +342,13 @@ var arguedImpossible = map[string]string{
 }
 
 // diskTableRow runs one row of the interleave table in the steady state and
-// returns its time per 8 KB chunk in ms, or why it failed.
-func diskTableRow(m Models, dir string, r tableRow) (float64, string, error) {
+// returns its time per 8 KB chunk in ms, or why it failed, and the
+// T-states the run executed.
+func diskTableRow(m Models, dir string, r tableRow) (float64, string, uint64, error) {
 	path := filepath.Join(dir, fmt.Sprintf("hd%d.img", r.il))
 	if _, err := os.Stat(path); err != nil {
 		if err := createTableDisk(path, r.il); err != nil {
-			return 0, "", err
+			return 0, "", 0, err
 		}
 	}
 	p := diskbench.Defaults()
@@ -355,16 +356,16 @@ func diskTableRow(m Models, dir string, r tableRow) (float64, string, error) {
 	p.ReadSecs, p.Reads = r.secs, 4*per
 	res, err := RunDisk(path, m.Disk, p, false)
 	if err != nil {
-		return 0, "", err
+		return 0, "", res.TStates, err
 	}
 	if res.Failed != "" {
-		return 0, fmt.Sprintf("%d:1 %s failed: %s", r.il, r.transfer, res.Failed), nil
+		return 0, fmt.Sprintf("%d:1 %s failed: %s", r.il, r.transfer, res.Failed), res.TStates, nil
 	}
 	bus, _, err := res.Steady(per)
 	if err != nil {
-		return 0, "", err
+		return 0, "", res.TStates, err
 	}
-	return bus.Seconds() * 1000, "", nil
+	return bus.Seconds() * 1000, "", res.TStates, nil
 }
 
 // WriteCrossValidation prints the fitted parameters and the figures as

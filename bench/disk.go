@@ -38,6 +38,8 @@ type DiskResult struct {
 	// Buffer is what the READs left in memory.
 	Buffer []byte
 	Failed string
+	// TStates is what the CPU executed, from reset to the end of the run.
+	TStates uint64
 }
 
 // Steady is the steady-state time per chunk of readsPerChunk READs: the mean
@@ -113,7 +115,9 @@ func RunDisk(diskPath string, dp acb4000.Params, p diskbench.Params, waitOnDRQ b
 
 	prog.WriteFields(p.Fields())
 	limit := 30 * sched.Second
-	if _, err := b.RunUntil(prog.Finished, limit); err != nil {
+	_, err = b.RunUntil(prog.Finished, limit)
+	res.TStates = b.CPU().T()
+	if err != nil {
 		return res, err
 	}
 	res.Program = DiskResults{Done: prog.Done(), Failed: prog.Failed(), Err: prog.U8("r_err"),

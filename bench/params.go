@@ -149,8 +149,9 @@ type StoryCheck struct {
 	// the bus), so disk parameters cannot move it.
 	TapeOnly bool
 	// run runs the check in dir; disks, if set, lends BACKUP's runs
-	// their disk image (Options.DiskImage).
-	run func(m Models, dir string, disks *DiskImages) (why string, err error)
+	// their disk image (Options.DiskImage). tstates is what the machines
+	// it built executed: the check's share of the emulation.
+	run func(m Models, dir string, disks *DiskImages) (why string, tstates uint64, err error)
 }
 
 // backupOptions are the options of a check's BACKUP run of s.
@@ -191,72 +192,72 @@ const MissPassesFactor = 6
 func StoryChecks(passes int) []StoryCheck {
 	var cs []StoryCheck
 	for _, r := range Rows(passes) {
-		cs = append(cs, StoryCheck{Name: r.Name, run: func(m Models, dir string, disks *DiskImages) (string, error) {
+		cs = append(cs, StoryCheck{Name: r.Name, run: func(m Models, dir string, disks *DiskImages) (string, uint64, error) {
 			o, err := backupOptions(r.Setup, &m, dir, disks)
 			if err != nil {
-				return "", err
+				return "", 0, err
 			}
 			res, err := Run(r.Setup, o)
 			if err != nil {
-				return "", err
+				return "", res.TStates, err
 			}
-			return RowResult{Row: r, Result: res}.Check(), nil
+			return RowResult{Row: r, Result: res}.Check(), res.TStates, nil
 		}})
 	}
 	rows := Rows(MissPassesFactor * passes)
 	miss := rows[3]
 	miss.Name, miss.TapeInterleave = "burst-hd3-4Kx2-tape3", 3
-	cs = append(cs, StoryCheck{Name: "burst-hd3-4Kx2-tape3 stops", run: func(m Models, dir string, disks *DiskImages) (string, error) {
+	cs = append(cs, StoryCheck{Name: "burst-hd3-4Kx2-tape3 stops", run: func(m Models, dir string, disks *DiskImages) (string, uint64, error) {
 		o, err := backupOptions(miss.Setup, &m, dir, disks)
 		if err != nil {
-			return "", err
+			return "", 0, err
 		}
 		res, err := Run(miss.Setup, o)
 		switch {
 		case err != nil:
-			return "", err
+			return "", res.TStates, err
 		case res.Failed != "":
-			return "run failed: " + res.Failed, nil
+			return "run failed: " + res.Failed, res.TStates, nil
 		case res.Repositions == 0:
-			return "burst 4K x2 streams at tape 3:1", nil
+			return "burst 4K x2 streams at tape 3:1", res.TStates, nil
 		}
-		return "", nil
+		return "", res.TStates, nil
 	}})
 	bios := Rows(passes)[0]
 	bios.Name, bios.TapeInterleave = "bios-tape6", 6
-	cs = append(cs, StoryCheck{Name: "bios-tape6 stops every block", run: func(m Models, dir string, disks *DiskImages) (string, error) {
+	cs = append(cs, StoryCheck{Name: "bios-tape6 stops every block", run: func(m Models, dir string, disks *DiskImages) (string, uint64, error) {
 		o, err := backupOptions(bios.Setup, &m, dir, disks)
 		if err != nil {
-			return "", err
+			return "", 0, err
 		}
 		res, err := Run(bios.Setup, o)
 		switch {
 		case err != nil:
-			return "", err
+			return "", res.TStates, err
 		case res.Failed != "":
-			return "run failed: " + res.Failed, nil
+			return "run failed: " + res.Failed, res.TStates, nil
 		case res.Repositions < passes/ReposEvery:
-			return fmt.Sprintf("%d repositions in %d blocks", res.Repositions, passes), nil
+			return fmt.Sprintf("%d repositions in %d blocks", res.Repositions, passes), res.TStates, nil
 		}
-		return "", nil
+		return "", res.TStates, nil
 	}})
 	for _, burst := range []int{256, 16} {
 		cs = append(cs, StoryCheck{Name: fmt.Sprintf("tape %d-byte bursts %s", burst, map[bool]string{true: "hang", false: "work"}[burst == 256]),
-			TapeOnly: true, run: func(m Models, dir string, _ *DiskImages) (string, error) {
+			TapeOnly: true, run: func(m Models, dir string, _ *DiskImages) (string, uint64, error) {
 				res, err := RunTape(TapeSetup{Interleave: 3, Burst: burst, Blocks: 3, Timeout: 1}, TapeOptions{Dir: dir, Drive: &m.Tape})
 				if err != nil {
-					return "", err
+					return "", res.TStates, err
 				}
 				if burst == 256 && !res.Hung {
-					return "256-byte bursts complete", nil
+					return "256-byte bursts complete", res.TStates, nil
 				}
 				if burst != 256 && (res.Hung || res.Failed != "" || res.Overwrites != 0) {
-					return fmt.Sprintf("16-byte bursts fail: %s (%d bytes overwritten)", res.Failed, res.Overwrites), nil
+					return fmt.Sprintf("16-byte bursts fail: %s (%d bytes overwritten)", res.Failed, res.Overwrites), res.TStates, nil
 				}
-				return "", nil
+				return "", res.TStates, nil
 			}})
 	}
-	cs = append(cs, StoryCheck{Name: "disk interleave table", DiskOnly: true, run: func(m Models, dir string, _ *DiskImages) (string, error) {
+	cs = append(cs, StoryCheck{Name: "disk interleave table", DiskOnly: true, run: func(m Models, dir string, _ *DiskImages) (string, uint64, error) {
 		return checkDiskTable(m, dir)
 	}})
 	return cs
@@ -290,18 +291,20 @@ func tableRows() []tableRow {
 
 // checkDiskTable runs the story's interleave table in the steady state
 // (4K x2 at 2:1..9:1, 8K x1 at 3:1; bench interleave's method) and says
-// which row leaves its tolerance.
-func checkDiskTable(m Models, dir string) (string, error) {
+// which row leaves its tolerance, with the T-states of the rows it ran.
+func checkDiskTable(m Models, dir string) (string, uint64, error) {
+	var tstates uint64
 	for _, r := range tableRows() {
-		ms, failed, err := diskTableRow(m, dir, r)
+		ms, failed, t, err := diskTableRow(m, dir, r)
+		tstates += t
 		if err != nil || failed != "" {
-			return failed, err
+			return failed, tstates, err
 		}
 		if story := diskbench.Story[r.transfer][r.il]; math.Abs(ms/story-1) > DiskTableTolerance {
-			return fmt.Sprintf("%d:1 %s %.1f ms, story %v", r.il, r.transfer, ms, story), nil
+			return fmt.Sprintf("%d:1 %s %.1f ms, story %v", r.il, r.transfer, ms, story), tstates, nil
 		}
 	}
-	return "", nil
+	return "", tstates, nil
 }
 
 // createTableDisk makes the table's disk image formatted at il:1.
@@ -378,9 +381,21 @@ type Evaluator struct {
 	first      map[string]int // parameter and side -> index of the check that failed last
 	memo       map[outcomeKey]*outcome
 	disks      *DiskImages // BACKUP's formatted disks, made once (Options.DiskImage)
+	work       []CheckWork // per check in Checks, under mu
 	runs       atomic.Int64
 	consulted  atomic.Int64
 	emulated   atomic.Int64
+}
+
+// CheckWork is how much emulation one story check cost a search: its runs
+// and the T-states their machines executed. Both follow from the checks'
+// outcomes alone (each pair of check and parameters runs once), so they
+// are the same on every host and with any number of workers, unlike CPU
+// time: they show where the search's time goes.
+type CheckWork struct {
+	Name    string
+	Runs    int64
+	TStates uint64
 }
 
 // outcomeKey names one check's run: its index in Checks and the parameters
@@ -446,8 +461,31 @@ func (e *Evaluator) run(j int, m Models) (string, error) {
 		return "", err
 	}
 	defer os.RemoveAll(dir)
-	o.why, o.err = c.run(m, dir, e.disks)
+	var tstates uint64
+	o.why, tstates, o.err = c.run(m, dir, e.disks)
+	e.mu.Lock()
+	if e.work == nil {
+		e.work = make([]CheckWork, len(e.Checks))
+	}
+	e.work[j].Runs++
+	e.work[j].TStates += tstates
+	e.mu.Unlock()
 	return o.why, o.err
+}
+
+// Work is the emulation each check has cost so far, in the order of
+// Checks.
+func (e *Evaluator) Work() []CheckWork {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	out := make([]CheckWork, len(e.Checks))
+	for i, c := range e.Checks {
+		out[i].Name = c.Name
+		if i < len(e.work) {
+			out[i].Runs, out[i].TStates = e.work[i].Runs, e.work[i].TStates
+		}
+	}
+	return out
 }
 
 // Check runs the checks that p can move on m and returns the name of the

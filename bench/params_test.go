@@ -1,11 +1,14 @@
 package bench
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/lbplus/lbplus/internal/golden"
 )
 
 // burstChecks are the story checks of the tape's handshake alone (256-byte
@@ -165,4 +168,37 @@ func TestEvaluatorRemembersOutcomes(t *testing.T) {
 	assert.Empty(t, name)
 	assert.Equal(t, ran, e.Emulated(), "a disk parameter cannot move a tape-only check")
 	assert.Equal(t, int64(1+1+2+2), e.Consulted(), "every probe still consults the checks in order")
+}
+
+// The window search pinned on the tape-burst checks, whose runs are
+// short: every end to the last bit, the check and reason that close it,
+// how many evaluations and check outcomes the search asked for, and the
+// emulation each check cost. A grid parameter (FIFOSize), a count
+// (SearchFactor), one closed on both sides (DrainByteTime) and one open
+// below, closed above (ReqAfterAck), searched two at a time as bench
+// params does. A change that only makes the emulator faster leaves
+// testdata/params_burst_windows.golden as it is; one that makes the
+// search run fewer checks may change the last lines (runs, T-states) but
+// never a window line, as the windows of `bench params --json` must not
+// move with it; a change to a model rewrites it with -update and says
+// why.
+func TestFindWindowsGolden(t *testing.T) {
+	var ps []FitParam
+	for _, name := range []string{"mcd403.FIFOSize", "mcd403.SearchFactor", "mcd403.DrainByteTime", "mcd403.ReqAfterAck"} {
+		ps = append(ps, fitParam(t, name))
+	}
+	e := NewEvaluator(t.TempDir(), ShortSearch)
+	e.Checks = burstChecks(t)
+	ws, err := e.FindWindows(ps, 2, nil)
+	require.NoError(t, err)
+	var out strings.Builder
+	for _, w := range ws {
+		fmt.Fprintf(&out, "%s: value %v window %v-%v open %v/%v below %q (%s) above %q (%s) margin %.6g fail %q\n",
+			w.Name, w.Value, w.Lo, w.Hi, w.LoOpen, w.HiOpen, w.LoBy, w.LoWhy, w.HiBy, w.HiWhy, w.Margin, w.Fail)
+	}
+	fmt.Fprintf(&out, "%d evaluations, %d check outcomes consulted\n", e.Runs(), e.Consulted())
+	for _, c := range e.Work() {
+		fmt.Fprintf(&out, "%s: %d runs, %d T-states\n", c.Name, c.Runs, c.TStates)
+	}
+	golden.Equal(t, "params_burst_windows.golden", []byte(out.String()))
 }

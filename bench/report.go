@@ -396,4 +396,7 @@ func (c plotColor) RGBA() (r, g, b, a uint32) {
 
 // Run runs the check on the models m with its scratch images in dir; why
 // says how the story is broken, "" when it holds.
-func (c StoryCheck) Run(m Models, dir string) (why string, err error) { return c.run(m, dir, nil) }
+func (c StoryCheck) Run(m Models, dir string) (why string, err error) {
+	why, _, err = c.run(m, dir, nil)
+	return why, err
+}

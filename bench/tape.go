@@ -122,6 +122,8 @@ type TapeResult struct {
 	StaleReads uint64       `json:"-"`
 	Program    TapeResults  `json:"-"`
 	Drive      mcd403.Stats `json:"-"`
+	// TStates is what the CPU executed, from reset to the end of the run.
+	TStates uint64 `json:"-"`
 }
 
 // TapeOptions control how a run is carried out.
@@ -204,7 +206,9 @@ func RunTape(s TapeSetup, o TapeOptions) (TapeResult, error) {
 	limit := sched.Time(s.Blocks)*(4*sched.Second+s.Delay) + 60*sched.Second
 	// No condition: the program's final write stops the machine (see
 	// Run).
-	if err := b.RunFor(limit); err != nil && !errors.Is(err, emu.ErrHung) {
+	err = b.RunFor(limit)
+	res.TStates = b.CPU().T()
+	if err != nil && !errors.Is(err, emu.ErrHung) {
 		return res, err
 	}
 	r := TapeResults{Done: prog.Done(), Failed: prog.Failed(), Err: prog.U8("r_err"), Stage: prog.U8("r_stage"),

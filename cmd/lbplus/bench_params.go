@@ -65,13 +65,16 @@ there, the parameter is not constrained on that side.
 
 Each check runs once per set of the parameters it sees (an outcome is
 remembered), and BACKUP's runs share one read-only disk image per
-interleave. The full search of all parameters takes about 5 minutes of
-CPU (measured with one worker on a 2-core host shared with other work:
-11 % under the 6 minutes it took before). --short measures the rows on ` + fmt.Sprint(bench.ShortParamsPasses) + `
+interleave. The full search of all parameters takes 5 to 7 minutes of
+CPU on a 2-core host shared with other work, more the busier it is
+(docs/PERFORMANCE.md; about half of it the host polling a busy tape,
+which every check must run to its end). --short measures the rows on ` + fmt.Sprint(bench.ShortParamsPasses) + `
 blocks and stops each bisection four times coarser: about half the CPU
 time (3.7 minutes before outcomes were remembered), with narrower
 windows where the burst 4K x2 host must stop at tape 3:1 (fewer blocks,
-fewer chances to stop). --param searches one.
+fewer chances to stop). --param searches one. On stderr, unless -q: how
+many check runs were emulated, and each check's runs and the T-states its
+machines executed (where the time goes, the same on any host).
 
 --cross-validate instead runs every figure of the story once and prints it
 with the parameters fitted on it (or "held out"), the model's prediction
@@ -123,6 +126,7 @@ blocks a row and no 10 MB run).`,
 			ws, err := e.FindWindows(ps, workers, progress)
 			if !bo.quiet {
 				fmt.Fprintf(cmd.ErrOrStderr(), "\n%d evaluations, %d check runs emulated of %d consulted\n", e.Runs(), e.Emulated(), e.Consulted())
+				writeCheckWork(cmd.ErrOrStderr(), e.Work())
 			}
 			if err != nil {
 				return err
@@ -150,6 +154,22 @@ blocks a row and no 10 MB run).`,
 	cmd.Flags().BoolVar(&crossV, "cross-validate", false, "instead of the windows: each story figure with the parameters fitted on it, the prediction and its error (docs/PARAMETERS.md)")
 	cmd.Flags().StringSliceVar(&only, "param", nil, "only these parameters (e.g. mcd403.SlotTime or SlotTime; repeatable)")
 	return cmd
+}
+
+// writeCheckWork prints how the search's emulation divides among the
+// checks: runs and T-states of each, its share of all T-states.
+func writeCheckWork(w io.Writer, ws []bench.CheckWork) {
+	var all uint64
+	for _, c := range ws {
+		all += c.TStates
+	}
+	if all == 0 {
+		return
+	}
+	fmt.Fprintf(w, "%-30s %6s %11s %6s\n", "check", "runs", "G T-states", "share")
+	for _, c := range ws {
+		fmt.Fprintf(w, "%-30s %6d %11.1f %5.1f%%\n", c.Name, c.Runs, float64(c.TStates)/1e9, 100*float64(c.TStates)/float64(all))
+	}
 }
 
 func round3(v float64) float64 { return math.Round(v*1000) / 1000 }
