@@ -498,9 +498,25 @@ func (c *Chip) drive() {
 	c.prev = c.bus.Lines()
 }
 
+// edgeLines are the lines whose changes the chip reacts to beyond REQ
+// (onChange): with none of them changed and no arbitration under way, a
+// change is a REQ edge (or of a line the chip only reads), and the chip's
+// own contribution, which depends on its registers and the phase lines
+// alone, stays what it drives already.
+const edgeLines = scsi.RST | scsi.BSY | scsi.SEL | scsi.PhaseMask
+
 func (c *Chip) onChange(now sched.Time) {
 	l := c.bus.Lines()
 	prev := c.prev
+	// The target's REQ edges, two a byte, take the short way when they
+	// cannot be a phase mismatch: no reset, busy loss or selection to
+	// look for, nothing to drive.
+	if (l^prev)&edgeLines == 0 && l&scsi.RST == 0 && c.arb == arbIdle &&
+		(l&^prev&scsi.REQ == 0 || c.mr&MRDMA == 0 || l&scsi.BSY == 0 || c.phaseMatch(l)) {
+		c.prev = l
+		c.stepDMA(l)
+		return
+	}
 	c.prev = l
 	rise := l &^ prev
 	fall := prev &^ l
@@ -598,7 +614,11 @@ func (c *Chip) step() {
 			c.drive()
 		}
 	}
+	c.stepDMA(l)
+}
 
+// stepDMA advances the DMA engine on the bus lines l (step).
+func (c *Chip) stepDMA(l scsi.Line) {
 	req := l&scsi.REQ != 0
 	match := c.phaseMatch(l) && l&scsi.BSY != 0
 	switch c.dma {
