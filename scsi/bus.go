@@ -148,6 +148,10 @@ type Bus struct {
 	lines     Line
 	data      uint8
 	changes   uint64
+	// hs is the initiator's DMA engine a target may run a byte's
+	// handshake with (SetHandshaker, ahead.go), on port hsPort.
+	hs     Handshaker
+	hsPort *Port
 }
 
 // NewBus returns an idle bus whose changes are stamped with s's time.
@@ -255,8 +259,9 @@ type Port struct {
 	lines    Line
 	data     uint8
 	driving  bool
-	dbp      Line // DBP when driving data of even weight, else 0
-	idx      int  // position in the bus's ports, drives and hears (Listen)
+	dbp      Line    // DBP when driving data of even weight, else 0
+	idx      int     // position in the bus's ports, drives and hears (Listen)
+	eng      *Target // the target engine on this port, if any (ahead.go)
 }
 
 // packed is the port's contribution as the bus keeps it (Bus.drives).

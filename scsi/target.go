@@ -154,6 +154,7 @@ func NewTarget(bus *Bus, id int, name string, dev Device, timing Timing) *Target
 	t := &Target{bus: bus, s: bus.Sched(), id: id, name: name, dev: dev, timing: timing}
 	t.cont, _ = dev.(Continuer)
 	t.port = bus.Attach(name, t.onChange)
+	t.port.eng = t
 	t.listenIdle(bus.Lines())
 	for p := range t.evPhase {
 		t.evPhase[p].Init(name+" "+Phase(p).String(), t.stepPhase)
@@ -306,6 +307,9 @@ func (t *Target) start(x transfer) {
 // begin and end rather than passing act a closure.
 func (t *Target) stepPhase(now sched.Time) {
 	t.ev = nil
+	if t.stepPhaseAhead(now) {
+		return
+	}
 	outer := t.begin()
 	x := t.x
 	reqAt := now
@@ -330,6 +334,9 @@ func (t *Target) stepPhase(now sched.Time) {
 
 func (t *Target) reqOn(now sched.Time) {
 	t.ev = nil
+	if t.reqOnAhead(now) {
+		return
+	}
 	outer := t.begin()
 	t.xs = xWaitAck
 	t.port.Drive(REQ, REQ)
@@ -338,6 +345,9 @@ func (t *Target) reqOn(now sched.Time) {
 
 func (t *Target) reqOff(now sched.Time) {
 	t.ev = nil
+	if t.reqOffAhead(now) {
+		return
+	}
 	outer := t.begin()
 	t.xs = xWaitOff
 	t.port.Drive(0, REQ)
