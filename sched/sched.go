@@ -453,9 +453,10 @@ func (s *Scheduler) Advance(t Time) {
 
 // runDue runs every event due at or before t, in order (Advance).
 func (s *Scheduler) runDue(t Time) {
+	// runTo is the innermost Advance's, should an event's function call
+	// Advance.
 	outer := s.runTo
 	s.runTo = t
-	defer func() { s.runTo = outer }()
 	for {
 		h := s.first()
 		if h == nil || (*h)[0].at > t {
@@ -483,6 +484,7 @@ func (s *Scheduler) runDue(t Time) {
 		e.fn(s.now)
 	}
 	s.due = s.Next()
+	s.runTo = outer
 }
 
 // RunOn is Schedule(e, at) for a quiet event, called as the last act of

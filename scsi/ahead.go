@@ -36,6 +36,7 @@ type Handshaker interface {
 // one a target may run a byte's handshake ahead with.
 func (p *Port) SetHandshaker(h Handshaker) {
 	p.bus.hs, p.bus.hsPort = h, p
+	p.bus.aheadValid = false
 }
 
 // aheadLines are the lines a byte's handshake changes: REQ, ACK and the
@@ -62,6 +63,17 @@ func (b *Bus) quietBetween(a, c *Port) bool {
 // ini may run a byte's handshake ahead with, or nil when it must take the
 // ordinary steps.
 func (b *Bus) AheadTarget(ini *Port) *Target {
+	if ini != b.hsPort {
+		return b.findAhead(ini)
+	}
+	if !b.aheadValid {
+		b.aheadT, b.aheadValid = b.findAhead(ini), true
+	}
+	return b.aheadT
+}
+
+// findAhead is AheadTarget worked out.
+func (b *Bus) findAhead(ini *Port) *Target {
 	var t *Target
 	for _, p := range b.ports {
 		if p.eng != nil && p.eng.state == stConnected {
@@ -81,7 +93,7 @@ func (b *Bus) AheadTarget(ini *Port) *Target {
 // ahead with, or nil.
 func (t *Target) aheadInitiator() Handshaker {
 	b := t.bus
-	if b.hs == nil || b.lines&RST != 0 || !b.quietBetween(t.port, b.hsPort) {
+	if b.hs == nil || b.lines&RST != 0 || b.AheadTarget(b.hsPort) != t {
 		return nil
 	}
 	return b.hs
@@ -95,28 +107,38 @@ func (p *Port) DriveAhead(lines, mask Line, v uint8, on bool) {
 	if !on {
 		v = 0
 	}
-	if p.driving != on || p.data != v {
+	mask &= AllControl
+	nl := p.lines&^mask | lines&mask
+	newData := p.driving != on || p.data != v
+	if !newData && nl == p.lines {
+		return
+	}
+	b := p.bus
+	var rest uint32 // the other ports' contributions, as update ORs them
+	for j, x := range b.drives {
+		if j != p.idx {
+			rest |= x
+		}
+	}
+	if newData {
 		p.driving, p.data, p.dbp = on, v, 0
 		if on && OddParity(v) {
 			p.dbp = DBP
 		}
-		p.bus.set(p)
+		b.set(p, rest)
 	}
-	mask &= AllControl
-	if nl := p.lines&^mask | lines&mask; nl != p.lines {
+	if nl != p.lines {
 		p.lines = nl
-		p.bus.set(p)
+		b.set(p, rest)
 	}
 }
 
-// set is update for a change made ahead: the lines and data, and the
-// count, with nobody told.
-func (b *Bus) set(from *Port) {
-	b.drives[from.idx] = from.packed()
-	var or uint32
-	for _, x := range b.drives {
-		or |= x
-	}
+// set is update for a change made ahead, given the other ports'
+// contributions: the lines and data, and the count, with nobody told.
+func (b *Bus) set(from *Port, rest uint32) {
+	x := from.packed()
+	b.drives[from.idx] = x
+	or := rest | x
 	l, d := Line(or), uint8(or>>16)
 	if l != b.lines || d != b.data {
 		b.lines, b.data = l, d

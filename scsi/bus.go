@@ -152,6 +152,11 @@ type Bus struct {
 	// handshake with (SetHandshaker, ahead.go), on port hsPort.
 	hs     Handshaker
 	hsPort *Port
+	// aheadT is AheadTarget(hsPort) while aheadValid: what it depends on
+	// (the ports' masks, a target's connection, which always sets its
+	// mask, and the observers) clears aheadValid when it changes.
+	aheadT     *Target
+	aheadValid bool
 }
 
 // NewBus returns an idle bus whose changes are stamped with s's time.
@@ -194,6 +199,7 @@ func (b *Bus) Observe(o Observer) (remove func()) {
 // (a selection, a reset) costs a mask test per change, not a call.
 func (b *Bus) ObserveLines(mask Line, o Observer) (remove func()) {
 	return b.observers.Add(busObserver{mask, o}, func() {
+		b.aheadValid = false
 		b.obsMask = 0
 		for _, x := range b.observers.List() {
 			b.obsMask |= x.mask
@@ -273,6 +279,7 @@ func (p *Port) packed() uint32 { return uint32(p.lines|p.dbp) | uint32(p.data)<<
 // present state, depends on those lines alone: it is not called for a
 // change that could not make it act. Observers still see every change.
 func (p *Port) Listen(mask Line) {
+	p.bus.aheadValid = false
 	if p.onChange != nil {
 		p.bus.hears[p.idx] = mask
 	}
