@@ -114,11 +114,13 @@ func (p *Port) DriveAhead(lines, mask Line, v uint8, on bool) {
 		return
 	}
 	b := p.bus
-	var rest uint32 // the other ports' contributions, as update ORs them
-	for j, x := range b.drives {
-		if j != p.idx {
-			rest |= x
-		}
+	// The other ports' contributions, as update ORs them: this port's
+	// own is cleared first (set stores it again), so the loop does not
+	// branch.
+	b.drives[p.idx] = 0
+	var rest uint32
+	for _, x := range b.drives {
+		rest |= x
 	}
 	if newData {
 		p.driving, p.data, p.dbp = on, v, 0
@@ -154,16 +156,23 @@ func (t *Target) AckAhead(now sched.Time) {
 	if t.bus.hears[t.port.idx]&ACK == 0 {
 		return // not told of ACK in this state, as the bus would not tell it
 	}
-	if !t.acting && t.state == stConnected && t.xs == xWaitAck && t.bus.lines&(ACK|RST) == ACK {
-		// poll's answer to ACK, with RunOn for ScheduleAfter.
-		t.inReset = false
-		if !t.x.in {
-			t.x.b = t.bus.data
+	if !t.acting && t.state == stConnected && t.bus.lines&RST == 0 {
+		// poll's answers to ACK, with RunOn for ScheduleAfter.
+		switch ack := t.bus.lines&ACK != 0; {
+		case ack && t.xs == xWaitAck:
+			t.inReset = false
+			if !t.x.in {
+				t.x.b = t.bus.data
+			}
+			t.xs = xReqOff
+			t.ev = &t.evReqOff
+			t.s.RunOnAfter(t.ev, t.timing.ReqOffAfterAck)
+			return
+		case !ack && t.xs == xWaitOff:
+			t.inReset = false
+			t.finish(now)
+			return
 		}
-		t.xs = xReqOff
-		t.ev = &t.evReqOff
-		t.s.RunOnAfter(t.ev, t.timing.ReqOffAfterAck)
-		return
 	}
 	t.onChange(now)
 }
