@@ -212,7 +212,7 @@ func (t *Target) reqOnAhead(now sched.Time) bool {
 	}
 	t.xs = xWaitAck
 	t.port.DriveAhead(REQ, REQ, t.port.data, t.port.driving)
-	step, at := ini.ReqAhead(now)
+	step, at := t.reqAhead(ini, now)
 	t.lastLook(now, step, at, 0)
 	return true
 }
@@ -226,12 +226,22 @@ func (t *Target) reqOffAhead(now sched.Time) bool {
 	}
 	t.xs = xWaitOff
 	t.port.DriveAhead(0, REQ, t.port.data, t.port.driving)
-	step, at := ini.ReqAhead(now)
+	step, at := t.reqAhead(ini, now)
 	if t.x.in {
 		t.port.DriveAhead(0, 0, 0, false)
 	}
 	t.lastLook(now, step, at, ACK)
 	return true
+}
+
+// reqAhead has the initiator answer the step's REQ edge. The step is
+// under way, as between begin and end: should the answer change a line
+// the engine hears, the engine takes it at the step's end (lastLook).
+func (t *Target) reqAhead(ini Handshaker, now sched.Time) (*sched.Event, sched.Time) {
+	t.acting = true
+	step, at := ini.ReqAhead(now)
+	t.acting = false
+	return step, at
 }
 
 // lastLook ends a step run ahead as end does, with the initiator's step
