@@ -240,6 +240,7 @@ func New(s *sched.Scheduler, bus *scsi.Bus, name string) *Chip {
 		e.SetQuiet(true)
 	}
 	c.port = bus.Attach(name, c.onChange)
+	c.port.SetHandshaker(c)
 	// The chip reacts to RST, BSY, SEL and REQ edges and levels and to
 	// the phase lines (phase match, the data bus enable); the data byte
 	// it only reads when SEL rises, ACK and ATN only when a register is
@@ -467,7 +468,16 @@ func (c *Chip) stopDMA() {
 // drive puts the chip's contribution on the bus: the ICR lines, the
 // arbitration BSY, the DMA ACK, and ODR when one of them enables it.
 func (c *Chip) drive() {
-	var l scsi.Line
+	l, db := c.output()
+	c.port.DriveAll(l, scsi.AllControl, c.odr, db)
+	// Our own edges are not reported back to us; remember the levels so
+	// the next change from another device yields only its edges.
+	c.prev = c.bus.Lines()
+}
+
+// output is the chip's contribution: its control lines, and whether it
+// drives ODR on the data lines.
+func (c *Chip) output() (l scsi.Line, db bool) {
 	if c.icr&ICRRST != 0 {
 		l |= scsi.RST
 	}
@@ -490,17 +500,39 @@ func (c *Chip) drive() {
 	// Initiator mode: ICR bit 0 drives ODR only while I/O is false and the
 	// bus phase matches TCR; arbitration and the DMA send cycle drive it
 	// unconditionally.
-	db := c.arb == arbActive || c.dmaDB ||
+	db = c.arb == arbActive || c.dmaDB ||
 		(c.icr&ICRDataBus != 0 && bl&scsi.IO == 0 && c.phaseMatch(bl))
-	c.port.DriveAll(l, scsi.AllControl, c.odr, db)
-	// Our own edges are not reported back to us; remember the levels so
-	// the next change from another device yields only its edges.
-	c.prev = c.bus.Lines()
+	return l, db
+}
+
+// edgeLines are the lines whose changes the chip reacts to beyond REQ
+// (onChange): with none of them changed and no arbitration under way, a
+// change is a REQ edge (or of a line the chip only reads), and the chip's
+// own contribution, which depends on its registers and the phase lines
+// alone, stays what it drives already.
+const edgeLines = scsi.RST | scsi.BSY | scsi.SEL | scsi.PhaseMask
+
+// reqEdge reports whether the change to the lines l is one onChange
+// answers with the DMA step alone (see edgeLines): no line it reacts to
+// but REQ changed, no arbitration is under way, and a rising REQ is no
+// phase mismatch.
+func (c *Chip) reqEdge(l scsi.Line) bool {
+	prev := c.prev
+	return (l^prev)&edgeLines == 0 && l&scsi.RST == 0 && c.arb == arbIdle &&
+		(l&^prev&scsi.REQ == 0 || c.mr&MRDMA == 0 || l&scsi.BSY == 0 || c.phaseMatch(l))
 }
 
 func (c *Chip) onChange(now sched.Time) {
 	l := c.bus.Lines()
 	prev := c.prev
+	// The target's REQ edges, two a byte, take the short way when they
+	// cannot be a phase mismatch: no reset, busy loss or selection to
+	// look for, nothing to drive.
+	if c.reqEdge(l) {
+		c.prev = l
+		c.stepDMA(l)
+		return
+	}
 	c.prev = l
 	rise := l &^ prev
 	fall := prev &^ l
@@ -598,31 +630,50 @@ func (c *Chip) step() {
 			c.drive()
 		}
 	}
+	c.stepDMA(l)
+}
 
+// stepDMA advances the DMA engine on the bus lines l (step).
+func (c *Chip) stepDMA(l scsi.Line) {
+	if e, at := c.dmaStep(l); e != nil {
+		c.s.Schedule(e, at)
+	}
+}
+
+// dmaStep is stepDMA but for the scheduling: it returns the DMA edge to
+// schedule and when (nil for none), already the pending one (c.ev).
+func (c *Chip) dmaStep(l scsi.Line) (*sched.Event, sched.Time) {
 	req := l&scsi.REQ != 0
 	match := c.phaseMatch(l) && l&scsi.BSY != 0
+	var e *sched.Event
+	var d sched.Time
 	switch c.dma {
 	case rxWaitReq:
 		if req && match {
 			c.dma = rxLatchPending
-			c.schedule(&c.evLatch, c.Timing.ReqToDRQ)
+			e, d = &c.evLatch, c.Timing.ReqToDRQ
 		}
 	case rxAck:
 		if !req {
 			c.dma = rxAckOffPending
-			c.schedule(&c.evRxAckOff, c.Timing.ReqOffToAckOff)
+			e, d = &c.evRxAckOff, c.Timing.ReqOffToAckOff
 		}
 	case txWaitReq:
 		if req && match {
 			c.dma = txAckPending
-			c.schedule(&c.evTxAck, c.Timing.ReqToAck)
+			e, d = &c.evTxAck, c.Timing.ReqToAck
 		}
 	case txAck:
 		if !req {
 			c.dma = txAckOffPending
-			c.schedule(&c.evTxAckOff, c.Timing.ReqOffToAckOff)
+			e, d = &c.evTxAckOff, c.Timing.ReqOffToAckOff
 		}
 	}
+	if e == nil {
+		return nil, 0
+	}
+	c.ev = e
+	return e, c.s.Now() + d
 }
 
 // schedule makes e the pending DMA edge, d from now.
@@ -653,37 +704,96 @@ func (c *Chip) rxLatch(sched.Time) {
 	c.setDRQ(true)
 }
 
-func (c *Chip) rxAckOn(sched.Time) {
+func (c *Chip) rxAckOn(now sched.Time) {
 	c.ev = nil
 	c.dmaACK = true
 	c.dma = rxAck
-	c.drive()
-	c.step()
+	c.ackOn(now)
 }
 
-func (c *Chip) rxAckOff(sched.Time) {
+func (c *Chip) rxAckOff(now sched.Time) {
 	c.ev = nil
 	c.dmaACK = false
 	c.dma = rxWaitReq
+	if t := c.aheadTarget(); t != nil {
+		c.driveAhead(t, now)
+		c.step()
+		return
+	}
 	c.drive()
 	c.step()
 }
 
-func (c *Chip) txAckOn(sched.Time) {
+func (c *Chip) txAckOn(now sched.Time) {
 	c.ev = nil
 	c.dmaDB, c.dmaACK = true, true
 	c.dma = txAck
 	c.Stats.DMABytesOut++
+	c.ackOn(now)
+}
+
+func (c *Chip) txAckOff(now sched.Time) {
+	c.ev = nil
+	c.dmaDB, c.dmaACK = false, false
+	if t := c.aheadTarget(); t != nil {
+		c.driveAhead(t, now)
+		c.dma = txDRQPending
+		c.ev = &c.evDRQ
+		c.s.RunOnAfter(c.ev, c.Timing.AckOffToDRQ)
+		return
+	}
+	c.drive()
+	c.dma = txDRQPending
+	c.schedule(&c.evDRQ, c.Timing.AckOffToDRQ)
+}
+
+// ackOn ends the DMA ACK steps: ACK (and for a send the byte) on the bus.
+// With REQ still asserted step has nothing to do after drive, so run
+// ahead (scsi/ahead.go) the target's answer is the step's last act and
+// may run its next step at once.
+func (c *Chip) ackOn(now sched.Time) {
+	if c.bus.Lines()&scsi.REQ != 0 {
+		if t := c.aheadTarget(); t != nil {
+			l, db := c.output()
+			c.port.DriveAhead(l, scsi.AllControl, c.odr, db)
+			c.prev = c.bus.Lines()
+			t.AckAhead(now)
+			return
+		}
+	}
 	c.drive()
 	c.step()
 }
 
-func (c *Chip) txAckOff(sched.Time) {
-	c.ev = nil
-	c.dmaDB, c.dmaACK = false, false
-	c.drive()
-	c.dma = txDRQPending
-	c.schedule(&c.evDRQ, c.Timing.AckOffToDRQ)
+// aheadTarget returns the target the chip may run its DMA step with in
+// closed form (scsi/ahead.go), or nil: not while it arbitrates.
+func (c *Chip) aheadTarget() *scsi.Target {
+	if c.arb != arbIdle {
+		return nil
+	}
+	return c.bus.AheadTarget(c.port)
+}
+
+// driveAhead is drive run ahead with target t: the chip's contribution
+// without the bus telling anyone, then t's answer, in drive's order.
+func (c *Chip) driveAhead(t *scsi.Target, now sched.Time) {
+	l, db := c.output()
+	c.port.DriveAhead(l, scsi.AllControl, c.odr, db)
+	t.AckAhead(now)
+	c.prev = c.bus.Lines()
+}
+
+// ReqAhead answers a target's REQ edge run ahead (scsi.Handshaker): as
+// onChange, except that a DMA step is returned for the target to run on
+// (sched.RunOn) rather than scheduled.
+func (c *Chip) ReqAhead(now sched.Time) (*sched.Event, sched.Time) {
+	l := c.bus.Lines()
+	if c.reqEdge(l) {
+		c.prev = l
+		return c.dmaStep(l)
+	}
+	c.onChange(now)
+	return nil, 0
 }
 
 func (c *Chip) txDRQ(sched.Time) {

@@ -196,6 +196,10 @@ type Scheduler struct {
 	// observer (see Trace).
 	Trace *Trace
 
+	// runTo is the time the Advance under way runs events up to (RunOn),
+	// or -1 outside one.
+	runTo Time
+
 	observers []observer // of every event
 	evObs     []observer // of one event each (Event.watched)
 	nextObs   int
@@ -241,7 +245,7 @@ func (s *Scheduler) ObserveEvent(e *Event, o Observer) (remove func()) {
 func (s *Scheduler) Observers() int { return len(s.observers) + len(s.evObs) }
 
 // New returns a scheduler at time zero.
-func New() *Scheduler { return &Scheduler{} }
+func New() *Scheduler { return &Scheduler{runTo: -1} }
 
 // Now returns the current simulated time.
 func (s *Scheduler) Now() Time { return s.now }
@@ -449,6 +453,10 @@ func (s *Scheduler) Advance(t Time) {
 
 // runDue runs every event due at or before t, in order (Advance).
 func (s *Scheduler) runDue(t Time) {
+	// runTo is the innermost Advance's, should an event's function call
+	// Advance.
+	outer := s.runTo
+	s.runTo = t
 	for {
 		h := s.first()
 		if h == nil || (*h)[0].at > t {
@@ -476,7 +484,39 @@ func (s *Scheduler) runDue(t Time) {
 		e.fn(s.now)
 	}
 	s.due = s.Next()
+	s.runTo = outer
 }
+
+// RunOn is Schedule(e, at) for a quiet event, called as the last act of
+// a running event's function, with one difference: when e would be the
+// next event the Advance under way runs and nothing observes the
+// scheduler, RunOn runs it at once, doing what Schedule and Advance would
+// (the sequence number, the time, the trace) before calling its function.
+// A SCSI byte's handshake so runs step after step without queueing each
+// (docs/ARCHITECTURE.md); the run is the same to the picosecond and the
+// trace hash. It only schedules e when another event is due first (one
+// queued for the same time runs first: it was scheduled earlier), when e
+// is due after the Advance's time, when QuietLate is off (the board's CPU
+// then stops at every event) or when any observer is attached.
+func (s *Scheduler) RunOn(e *Event, at Time) {
+	if at > s.runTo || at < s.now || !e.quiet || !s.QuietLate || e.pos != 0 ||
+		len(s.observers) != 0 || len(s.evObs) != 0 ||
+		len(s.events) != 0 && s.events[0].at <= at ||
+		len(s.quiet) != 0 && s.quiet[0].at <= at {
+		s.Schedule(e, at)
+		return
+	}
+	s.seq++
+	e.at, e.seq = at, s.seq
+	s.now = at
+	if s.Trace != nil {
+		s.Trace.Mix(mixEvent(at, e))
+	}
+	e.fn(at)
+}
+
+// RunOnAfter is RunOn at d after now.
+func (s *Scheduler) RunOnAfter(e *Event, d Time) { s.RunOn(e, s.now+d) }
 
 // Own registers owned events (from NewEvent or Init) as restorable by their
 // names. A device calls it once for each event it owns; names should be

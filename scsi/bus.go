@@ -137,12 +137,26 @@ type Bus struct {
 	// drives holds each port's contribution, in attach order, packed as
 	// its control lines and DBP in the low 16 bits and its data byte
 	// above: update ORs one contiguous slice, one load a port.
-	drives    []uint32
+	drives []uint32
+	// hears holds, in the same order, the changes each port's onChange
+	// is told of (its Listen mask; none for a port without onChange):
+	// update tests one contiguous slice and calls only the ports that
+	// hear the change, a handshake edge's one listener.
+	hears     []Line
 	observers sched.Observers[busObserver]
 	obsMask   Line // the lines some observer watches (OR of their masks)
 	lines     Line
 	data      uint8
 	changes   uint64
+	// hs is the initiator's DMA engine a target may run a byte's
+	// handshake with (SetHandshaker, ahead.go), on port hsPort.
+	hs     Handshaker
+	hsPort *Port
+	// aheadT is AheadTarget(hsPort) while aheadValid: what it depends on
+	// (the ports' masks, a target's connection, which always sets its
+	// mask, and the observers) clears aheadValid when it changes.
+	aheadT     *Target
+	aheadValid bool
 }
 
 // NewBus returns an idle bus whose changes are stamped with s's time.
@@ -155,9 +169,11 @@ func (b *Bus) Sched() *sched.Scheduler { return b.s }
 // change made by another port; the device reads Lines/Data and schedules its
 // reaction.
 func (b *Bus) Attach(name string, onChange func(now sched.Time)) *Port {
-	p := &Port{bus: b, name: name, onChange: onChange, listen: ^Line(0), idx: len(b.ports)}
+	p := &Port{bus: b, name: name, onChange: onChange, idx: len(b.ports)}
 	b.ports = append(b.ports, p)
 	b.drives = append(b.drives, 0)
+	b.hears = append(b.hears, 0)
+	p.Listen(^Line(0))
 	return p
 }
 
@@ -183,6 +199,7 @@ func (b *Bus) Observe(o Observer) (remove func()) {
 // (a selection, a reset) costs a mask test per change, not a call.
 func (b *Bus) ObserveLines(mask Line, o Observer) (remove func()) {
 	return b.observers.Add(busObserver{mask, o}, func() {
+		b.aheadValid = false
 		b.obsMask = 0
 		for _, x := range b.observers.List() {
 			b.obsMask |= x.mask
@@ -207,18 +224,19 @@ func (b *Bus) Changes() uint64 { return b.changes }
 
 func (b *Bus) update(from *Port) {
 	// A port that drives no data has data 0 and dbp 0 (DriveData).
-	b.drives[from.idx] = from.packed()
+	i := from.idx
+	b.drives[i] = from.packed()
 	var or uint32
 	for _, x := range b.drives {
 		or |= x
 	}
 	l, d := Line(or), uint8(or>>16)
-	if l == b.lines && d == b.data {
-		return
-	}
-	changed := l ^ b.lines
+	changed := l ^ b.lines // DataLines is above every line: never in l
 	if d != b.data {
 		changed |= DataLines
+	}
+	if changed == 0 {
+		return
 	}
 	b.lines, b.data = l, d
 	b.changes++
@@ -230,9 +248,11 @@ func (b *Bus) update(from *Port) {
 			}
 		}
 	}
-	for _, p := range b.ports {
-		if p != from && p.onChange != nil && changed&p.listen != 0 {
-			p.onChange(now)
+	// A listener may narrow or widen what it hears while it is told
+	// (Listen): each mask is read when its port's turn comes.
+	for j, h := range b.hears {
+		if changed&h != 0 && j != i {
+			b.ports[j].onChange(now)
 		}
 	}
 }
@@ -245,10 +265,9 @@ type Port struct {
 	lines    Line
 	data     uint8
 	driving  bool
-	dbp      Line // DBP when driving data of even weight, else 0
-	// listen is the changes onChange is told of (Listen).
-	listen Line
-	idx    int // position in the bus's ports and drives
+	dbp      Line    // DBP when driving data of even weight, else 0
+	idx      int     // position in the bus's ports, drives and hears (Listen)
+	eng      *Target // the target engine on this port, if any (ahead.go)
 }
 
 // packed is the port's contribution as the bus keeps it (Bus.drives).
@@ -259,7 +278,12 @@ func (p *Port) packed() uint32 { return uint32(p.lines|p.dbp) | uint32(p.data)<<
 // every change. It is for a level-sensitive device whose reaction, in its
 // present state, depends on those lines alone: it is not called for a
 // change that could not make it act. Observers still see every change.
-func (p *Port) Listen(mask Line) { p.listen = mask }
+func (p *Port) Listen(mask Line) {
+	p.bus.aheadValid = false
+	if p.onChange != nil {
+		p.bus.hears[p.idx] = mask
+	}
+}
 
 // Name returns the name given at Attach.
 func (p *Port) Name() string { return p.name }

@@ -97,6 +97,11 @@ func (t *Target) SetState(st TargetState) error {
 	}
 	t.state, t.xs, t.ev = tstate(st.Conn), xstate(st.Step), ev
 	t.port.Listen(listenIn[t.state])
+	if t.state == stIdle {
+		// The bus may not be restored yet: hear the data lines too until
+		// the next change of SEL, BSY or RST decides (listenIdle).
+		t.port.Listen(listenIn[stIdle] | DataLines)
+	}
 	t.lastAckOff, t.inReset, t.acting = st.LastAckOff, st.InReset, false
 	t.identified, t.lun, t.msgBytes, t.Stats = st.Identified, st.LUN, st.MsgBytes, st.Stats
 	t.cdb = append([]byte(nil), st.CDB...)

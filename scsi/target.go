@@ -154,7 +154,8 @@ func NewTarget(bus *Bus, id int, name string, dev Device, timing Timing) *Target
 	t := &Target{bus: bus, s: bus.Sched(), id: id, name: name, dev: dev, timing: timing}
 	t.cont, _ = dev.(Continuer)
 	t.port = bus.Attach(name, t.onChange)
-	t.port.Listen(listenIn[stIdle])
+	t.port.eng = t
+	t.listenIdle(bus.Lines())
 	for p := range t.evPhase {
 		t.evPhase[p].Init(name+" "+Phase(p).String(), t.stepPhase)
 	}
@@ -306,6 +307,9 @@ func (t *Target) start(x transfer) {
 // begin and end rather than passing act a closure.
 func (t *Target) stepPhase(now sched.Time) {
 	t.ev = nil
+	if t.stepPhaseAhead(now) {
+		return
+	}
 	outer := t.begin()
 	x := t.x
 	reqAt := now
@@ -330,6 +334,9 @@ func (t *Target) stepPhase(now sched.Time) {
 
 func (t *Target) reqOn(now sched.Time) {
 	t.ev = nil
+	if t.reqOnAhead(now) {
+		return
+	}
 	outer := t.begin()
 	t.xs = xWaitAck
 	t.port.Drive(REQ, REQ)
@@ -338,6 +345,9 @@ func (t *Target) reqOn(now sched.Time) {
 
 func (t *Target) reqOff(now sched.Time) {
 	t.ev = nil
+	if t.reqOffAhead(now) {
+		return
+	}
 	outer := t.begin()
 	t.xs = xWaitOff
 	t.port.Drive(0, REQ)
@@ -397,6 +407,7 @@ func (t *Target) poll(now sched.Time) {
 	lines := t.bus.Lines()
 	switch t.state {
 	case stIdle:
+		t.listenIdle(lines)
 		if t.selectedBy(lines) {
 			t.setState(stSelecting)
 			t.ev = &t.evRespond
@@ -428,12 +439,13 @@ func (t *Target) poll(now sched.Time) {
 }
 
 // listenIn is what the engine reacts to in each connection state (poll,
-// and RST in onChange): idle, a selection (SEL, BSY, the IDs on the data
-// lines); selected, SEL released; connected, ACK. Every step that changes
-// the state or the byte step looks at the bus itself (act), so a change
-// of another line finds nothing to do and is not reported (Port.Listen).
+// and RST in onChange): idle, a selection (SEL, BSY, and the IDs on the
+// data lines while SEL is asserted, listenIdle); selected, SEL released;
+// connected, ACK. Every step that changes the state or the byte step
+// looks at the bus itself (act), so a change of another line finds
+// nothing to do and is not reported (Port.Listen).
 var listenIn = [...]Line{
-	stIdle:      RST | SEL | BSY | DataLines,
+	stIdle:      RST | SEL | BSY,
 	stSelecting: RST,
 	stSelected:  RST | SEL,
 	stConnected: RST | ACK,
@@ -442,6 +454,21 @@ var listenIn = [...]Line{
 func (t *Target) setState(s tstate) {
 	t.state = s
 	t.port.Listen(listenIn[s])
+	if s == stIdle {
+		t.listenIdle(t.bus.Lines())
+	}
+}
+
+// listenIdle: an idle target is selected only while SEL is asserted, so
+// it hears the data lines only then (it hears SEL's edges). Otherwise
+// every byte of another target's transfer, two data changes a byte,
+// would reach it for nothing.
+func (t *Target) listenIdle(lines Line) {
+	m := listenIn[stIdle]
+	if lines&SEL != 0 {
+		m |= DataLines
+	}
+	t.port.Listen(m)
 }
 
 func (t *Target) selectedBy(lines Line) bool {
@@ -511,6 +538,26 @@ func (t *Target) command(sched.Time) {
 }
 
 func (t *Target) finish(now sched.Time) {
+	x := t.x
+	if x.then == thenDevice {
+		// The byte steps' common end, without a copy of the transfer
+		// (what follows may start the next one in xbuf).
+		in, k, b := x.in, x.k, x.b
+		t.x, t.xs = nil, xNone
+		t.lastAckOff = now
+		if in {
+			t.Stats.BytesIn++
+		} else {
+			t.Stats.BytesOut++
+		}
+		t.cont.Continue(t, now, k, b)
+		return
+	}
+	t.finishOther(now)
+}
+
+// finishOther is finish for every continuation but the device's.
+func (t *Target) finishOther(now sched.Time) {
 	x := *t.x // a copy: done may start the next transfer in xbuf
 	t.x, t.xs = nil, xNone
 	t.lastAckOff = now
