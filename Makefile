@@ -72,14 +72,16 @@ test: deps debs
 	@echo "ZEXDOC and ZEXALL: the long instruction-set tests"
 	$(MAKE) --no-print-directory test-zex
 
-# ZEXDOC and ZEXALL on the bare CPU (z80host's TestZexdoc/TestZexall) and
+# ZEXDOC and ZEXALL on the bare CPU (z80host's TestZexdoc/TestZexall
+# through Run's general path, TestZexallFlat/TestZexdocPaged through its
+# no-Bus loop on flat memory and on pages) and
 # ZEXDOC under our CP/M on the emulated board at 4 MHz (roms/cpmbios's
 # TestZexdocUnderCPM); they skip unless LBPLUS_ZEX=1. Minutes of CPU each,
 # so they run in a go test invocation of their own with a timeout sized for
 # a loaded 2-core machine, and never count against the per-package timeout
 # above.
 test-zex: deps
-	LBPLUS_ZEX=1 $(GO) test -timeout 60m -run '^TestZex(doc|all|docUnderCPM)$$' ./...
+	LBPLUS_ZEX=1 $(GO) test -timeout 60m -run '^TestZex(doc|all|allFlat|docPaged|docUnderCPM)$$' ./...
 
 # Only the long tests: every ZEX run (also ZEXALL under CP/M on the board
 # and both on the Go BIOS of roms/cpm/cpmtest) and others named Long.

@@ -87,6 +87,23 @@
 // page is the Bus's (a watched write), readFlatMem reads the array and
 // counts. Only an access that reaches the Bus computes its T-state.
 //
+// The no-Bus loop (runNoBus): while no page is nil (a FlatMemory Bus, so
+// it reports every change of its tables) no memory access can reach the
+// Bus, so none needs its time, none can lower the limit or raise /INT,
+// and nothing needs counting. With no Hook, Run then stays in one loop
+// that keeps T and Q in locals and looks each instruction up once
+// (fastOps, four bytes an opcode: the completion, both T-state counts,
+// the Q mask; for CB, ED, DD and FD a second lookup with the next byte):
+// the plain and quick instructions above and, because nothing can reach
+// the Bus between koron's accesses, also EX (SP),HL|IX|IY, the (nn) and
+// (BC)/(DE) loads and stores (nn read before koron runs), SCF/CCF,
+// BIT n,(HL) and RLD/RRD. I/O, HALT, EI, DDCB, LD A,I/R and the
+// substituted forms leave the loop for one instruction of the general
+// path. koron's Memory there is flatMem, which is the array itself (one
+// load an access, as koron's own array Memory), or, on the ROM overlay,
+// pagedMem, a copy of the page tables (two loads an access) that
+// PagesChanged keeps.
+//
 // BenchmarkPeerSideBySide measures the peer workload on z80host (flat RAM)
 // and on bare koron on its own DumbMemory, in alternating 1 M T-state
 // slices of one run, per second of the thread's CPU time. On a quiet

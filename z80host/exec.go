@@ -18,6 +18,12 @@ func (c *CPU) Run(limit uint64) (stopped bool) {
 			return true
 		}
 		if c.sig == 0 {
+			if c.noBus && hook == nil {
+				c.runNoBus()
+				if c.t >= c.limit {
+					break
+				}
+			}
 			pc, t0 := c.k.PC, c.t
 			if p := c.rpage[pc>>8]; p != nil {
 				b0 := p[uint8(pc)]
@@ -33,23 +39,6 @@ func (c *CPU) Run(limit uint64) (stopped bool) {
 					// table here (flatMem keeps none); Step's paths and
 					// every Bus access check it.
 					c.q = c.k.AF.Lo & uint8(int8(h.lenF)>>7)
-					if m := c.flatRW; m != nil && hook == nil {
-						// Every page is m's: no access of a plain
-						// instruction reaches the Bus, so nothing can
-						// change the limit or the signals, and no cycle
-						// needs its time. Run the plain ones that follow
-						// without the page lookup and the bookkeeping.
-						for c.t < c.limit && c.sig == 0 {
-							b := m[c.k.PC]
-							if path[b] != pathPlain {
-								break
-							}
-							h := &hots[b]
-							c.k.Step()
-							c.t += uint64(h.t)
-							c.q = c.k.AF.Lo & uint8(int8(h.lenF)>>7)
-						}
-					}
 					continue
 				case pathBase:
 					if kind := quickKind[b0]; kind != qNone {
@@ -388,12 +377,14 @@ func (m *plainMem) Set(a uint16, v uint8) {
 }
 
 // flatMem is plainMem when every page is one array's (FlatMemory): no
-// access reaches the Bus, so none needs a time and none is counted.
-type flatMem CPU
+// access reaches the Bus, so none needs a time and none is counted. It is
+// the array itself, so an access is one load or store, as on koron's own
+// array-backed Memory.
+type flatMem [65536]byte
 
-func (m *flatMem) Get(a uint16) uint8 { return m.flat[a] }
+func (m *flatMem) Get(a uint16) uint8 { return m[a] }
 
-func (m *flatMem) Set(a uint16, v uint8) { m.flat[a] = v }
+func (m *flatMem) Set(a uint16, v uint8) { m[a] = v }
 
 // readFlatMem is plainMem when every read page is one array's but some
 // write page is not (a watched write, such as a harness waiting for a
@@ -811,6 +802,7 @@ func init() {
 	}
 	buildHots()
 	buildQuick()
+	buildFast()
 	for i := range path {
 		h := &hots[hBase+i]
 		switch {

@@ -31,7 +31,8 @@ type Pages interface {
 // slices of one 64 KB array in order. While the page tables say so, Run
 // reads and writes that array without looking the pages up. A Bus that
 // implements it must call the CPU's PagesChanged after it changes its page
-// tables.
+// tables: while none of its pages is nil, Run serves koron from a copy of
+// them (the no-Bus loop, also when FlatMemory returns nil).
 type FlatMemory interface {
 	Pages
 	FlatMemory() *[65536]byte
@@ -100,6 +101,12 @@ type CPU struct {
 	// running.
 	runMem z80.Memory
 	inRun  bool
+	// noBus: every read and write page is plain memory (flatMem or
+	// pagedMem), so Run may take runNoBus.
+	noBus bool
+	// paged is the copy of the page tables pagedMem serves, allocated
+	// the first time the pages are all plain but not one array.
+	paged *pagedMem
 
 	// Hook is nil when unused. Run reads it when it starts: a Hook set
 	// during a Run (from a Bus access) takes effect at the next Run.
@@ -156,15 +163,24 @@ func New(bus Bus) *CPU {
 // Bus that implements FlatMemory needs to call it; the CPU reads the other
 // tables on every access anyway.
 func (c *CPU) PagesChanged() {
-	c.flat, c.flatRW, c.runMem = nil, nil, (*plainMem)(c)
+	c.flat, c.flatRW, c.runMem, c.noBus = nil, nil, (*plainMem)(c), false
 	if f, ok := c.bus.(FlatMemory); ok {
 		if m := f.FlatMemory(); m != nil {
 			switch r, w := c.isFlat(m); {
 			case r && w:
-				c.flat, c.flatRW, c.runMem = m, m, (*flatMem)(c)
+				c.flat, c.flatRW, c.runMem, c.noBus = m, m, (*flatMem)(m), true
 			case r:
 				c.flat, c.runMem = m, (*readFlatMem)(c)
 			}
+		}
+		if c.flat == nil && c.allPaged() {
+			// The Bus calls PagesChanged whenever the tables change, so
+			// a copy of them stays right until the next call.
+			if c.paged == nil {
+				c.paged = new(pagedMem)
+			}
+			c.paged.r, c.paged.w = *c.rpage, *c.wpage
+			c.runMem, c.noBus = c.paged, true
 		}
 	}
 	if c.inRun {
@@ -172,6 +188,17 @@ func (c *CPU) PagesChanged() {
 		// path: both Memory kinds serve the rest of it alike.
 		c.k.Memory = c.runMem
 	}
+}
+
+// allPaged reports whether every read page and every write page is
+// plain memory (none nil): no memory access reaches the Bus.
+func (c *CPU) allPaged() bool {
+	for i := range c.rpage {
+		if c.rpage[i] == nil || c.wpage[i] == nil {
+			return false
+		}
+	}
+	return true
 }
 
 // isFlat reports whether every read page and every write page is m's in

@@ -77,7 +77,59 @@ func zexPath(t *testing.T, name string) string {
 	return filepath.Join(strings.TrimSpace(string(out)), "cmd", "zexdoc", name)
 }
 
-func runZex(t *testing.T, name string) {
+// zexMode is how a ZEX run reaches its BDOS shim and which memory path
+// it takes.
+type zexMode int
+
+const (
+	// zexHook: the shim is a Hook (cpmShim), so every instruction goes
+	// through Run's general path.
+	zexHook zexMode = iota
+	// zexFlat and zexPaged: no Hook; the BDOS call and the warm boot are
+	// OUT instructions (zexBus), so Run takes its no-Bus loop, on one
+	// flat array or on pages that are not one array (as the ROM overlay).
+	zexFlat
+	zexPaged
+)
+
+// zexBus is ramBus whose BDOS (FE00h: OUT (FEh),A; RET) prints through
+// port FEh and whose warm boot (0000h: OUT (FFh),A; HALT) stops Run. With
+// paged set it does not say its pages are one array.
+type zexBus struct {
+	ramBus
+	c     *CPU
+	paged bool
+	out   strings.Builder
+	done  bool
+}
+
+func (b *zexBus) FlatMemory() *[65536]byte {
+	if b.paged {
+		return nil
+	}
+	return &b.mem
+}
+
+func (b *zexBus) Out(p uint16, v uint8, t uint64) int {
+	switch uint8(p) {
+	case 0xfe:
+		r := b.c.Regs()
+		switch uint8(r.BC) {
+		case 2:
+			b.out.WriteByte(uint8(r.DE))
+		case 9:
+			for a := r.DE; b.mem[a] != '$'; a++ {
+				b.out.WriteByte(b.mem[a])
+			}
+		}
+	case 0xff:
+		b.done = true
+		b.c.SetLimit(0)
+	}
+	return 0
+}
+
+func runZex(t *testing.T, name string, mode zexMode) {
 	// A full run takes one to two minutes of CPU, so it runs only in its
 	// own go test invocation (make test-zex, which make test and CI call)
 	// and never counts against the per-package timeout of go test ./....
@@ -90,17 +142,32 @@ func runZex(t *testing.T, name string) {
 	if err != nil {
 		t.Skipf("%s not found in the koron module: %v", name, err)
 	}
-	b := newRAMBus()
+	zb := &zexBus{ramBus: *newRAMBus(), paged: mode == zexPaged}
+	b := &zb.ramBus
+	for i := range b.rpage { // the copy's pages must point into the copy
+		p := (*[256]byte)(b.mem[i*256 : i*256+256])
+		b.rpage[i], b.wpage[i] = p, p
+	}
 	b.load(0x0100, prog)
 	// 0005h: JP FE00h (its operand doubles as the top of the TPA that
 	// ZEX reads from 0006h), FE00h: RET.
 	b.load(0x0005, []byte{0xc3, 0x00, 0xfe})
 	b.load(0xfe00, []byte{0xc9})
-	c := New(b)
-	c.SetPC(0x0100)
+	var c *CPU
+	var s *cpmShim
+	if mode == zexHook {
+		c = New(b)
+		s = &cpmShim{c: c, b: b}
+		c.Hook = s
+	} else {
+		b.load(0x0000, []byte{0xd3, 0xff, 0x76})
+		b.load(0xfe00, []byte{0xd3, 0xfe, 0xc9})
+		c = New(zb)
+		zb.c = c
+		require.Equal(t, mode == zexPaged, c.flat == nil, "the memory path under test")
+		require.True(t, c.noBus, "the no-Bus loop")
+	}
 	c.SetRegs(Regs{PC: 0x0100, SP: 0xfe00})
-	s := &cpmShim{c: c, b: b}
-	c.Hook = s
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	start, cpu0 := time.Now(), hostcpu.Thread()
@@ -108,7 +175,13 @@ func runZex(t *testing.T, name string) {
 	// booted long after that is a failure, not a hang.
 	c.Run(zexLimit)
 	el, cpu := time.Since(start), hostcpu.Thread()-cpu0
-	out := s.out.String()
+	var out string
+	if s != nil {
+		out = s.out.String()
+	} else {
+		out = zb.out.String()
+		assert.True(t, zb.done, "warm boot")
+	}
 	t.Logf("%s\n%s", name, out)
 	t.Logf("%s: %d T-states (%.0f emulated s at 4 MHz) in %v wall, %v CPU; %.0f M T-states per wall s, %.0f per CPU s",
 		name, c.T(), float64(c.T())/4e6, el.Round(time.Millisecond), cpu.Round(time.Millisecond),
@@ -123,8 +196,12 @@ func runZex(t *testing.T, name string) {
 // 46.7 G).
 const zexLimit = 100_000_000_000
 
-func TestZexdoc(t *testing.T) { runZex(t, "zexdoc.cim") }
-func TestZexall(t *testing.T) { runZex(t, "zexall.cim") }
+func TestZexdoc(t *testing.T) { runZex(t, "zexdoc.cim", zexHook) }
+func TestZexall(t *testing.T) { runZex(t, "zexall.cim", zexHook) }
+
+// The same without a Hook: Run's no-Bus loop on flat memory and on pages.
+func TestZexallFlat(t *testing.T)  { runZex(t, "zexall.cim", zexFlat) }
+func TestZexdocPaged(t *testing.T) { runZex(t, "zexdoc.cim", zexPaged) }
 
 // The page-table fast path and the Bus path must execute identically.
 func TestPagesMatchBus(t *testing.T) {
