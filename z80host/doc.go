@@ -81,11 +81,11 @@
 // On the first two koron's Memory is plainMem: koron's re-read of the
 // opcode comes from the page again, and each access is only counted (the
 // count is the cycle a Bus access would need the time of) and served from
-// its page. While every page is one array's (FlatMemory: the board with
-// its ROM switched out), flatMem indexes that array without the page
-// lookup or the count; while the read pages are that array's and a write
-// page is the Bus's (a watched write), readFlatMem reads the array and
-// counts. Only an access that reaches the Bus computes its T-state.
+// its page. While no page is nil (below), pagedMem serves every access
+// without the count; while the read pages are one array's (FlatMemory)
+// and a write page is the Bus's (a watched write), readFlatMem reads the
+// array and counts. Only an access that reaches the Bus computes its
+// T-state.
 //
 // The no-Bus loop (runNoBus): while no page is nil (a FlatMemory Bus, so
 // it reports every change of its tables) no memory access can reach the
@@ -99,34 +99,28 @@
 // (BC)/(DE) loads and stores (nn read before koron runs), SCF/CCF,
 // BIT n,(HL) and RLD/RRD. I/O, HALT, EI, DDCB, LD A,I/R and the
 // substituted forms leave the loop for one instruction of the general
-// path. koron's Memory there is flatMem, which is the array itself (one
-// load an access, as koron's own array Memory), or, on the ROM overlay,
-// pagedMem, a copy of the page tables (two loads an access) that
-// PagesChanged keeps.
+// path. koron's Memory there is pagedMem, a copy of the page tables that
+// PagesChanged keeps: two loads an access, on the ROM overlay and on flat
+// RAM alike (on flat RAM it measured some 5 % faster on W2 than indexing
+// the array directly, for reasons not found).
 //
-// BenchmarkPeerSideBySide measures the peer workload on z80host (flat RAM)
-// and on bare koron on its own DumbMemory, in alternating 1 M T-state
-// slices of one run, per second of the thread's CPU time. On a quiet
-// 2-core host, six alternating runs of each binary: W1 (the simple loop)
-// 0.93 (0.92-0.94) of koron, W2 (the mixed one) 0.86 (0.82-0.86); the code
-// before these paths gave 0.70 and 0.61 in the same runs (z80host 565 and
-// 498 M T-states per CPU second, now 684 and 647). Which of two rates the
-// bare loop lands on (about 740 or 820) changes with the test binary's
-// layout, not with z80host; at 820 W1 and W2 are 0.83 and 0.79. emu's
-// BenchmarkPeerWorkload compares with koron on an array-backed Memory, the
-// fastest it runs (910-980): from RAM 0.74 (W1) and 0.71 (W2), from the ROM
-// overlay (a page lookup and a count per access) 0.69-0.70 and 0.64-0.65;
-// the board with its devices idle runs at 0.99 of z80host alone on the
-// same memory map. ZEXALL runs at 499 M T-states per CPU second (435
-// before).
+// `lbplus bench speed` measures the idle board and z80host alone against
+// koron's bare Step loop on its own array in one run (docs/PERFORMANCE.md
+// has the tables). With the no-Bus loop and a profile of it
+// (cmd/lbplus/default.pgo), in alternating runs on a shared 2-core host
+// (2026-12-02, median of the runs in which koron ran at 600 M T-states
+// per CPU second or more): W1 from RAM 1.09, from the ROM overlay 1.08,
+// W2 from RAM 1.02, from the ROM 1.02 (before: 1.10, 0.96, 0.92, 0.90);
+// ratios above 1 come from the profile, which inlines along z80host's
+// loop and not along the bare loop. BenchmarkPeerSideBySide measures the
+// peer workload the same way inside go test (without the profile).
 //
-// The remaining limit is the wrapping itself, which the design keeps
-// (koron is the instruction engine and is not forked): every instruction
-// is decoded twice (z80host's path table picks the cycle list and the
-// completion, koron's switch the semantics), Run's loop keeps time and Q
-// per instruction (and, off flat memory, the access count), and every
-// access koron makes is an interface call into z80host's Memory rather
-// than into a bare array.
+// The remaining cost is the wrapping itself, which the design keeps (koron
+// is the instruction engine and is not forked): every instruction is
+// looked up twice (z80host's 4-byte fastOps entry, koron's switch), the
+// loop keeps time and Q per instruction, and every access koron makes is
+// an interface call, as on bare koron: koron cannot import z80host's
+// types, so a profile cannot devirtualise those calls.
 //
 // # Verification
 //

@@ -36,7 +36,7 @@ func (c *CPU) Run(limit uint64) (stopped bool) {
 					c.k.Step()
 					c.t = t0 + uint64(h.t)
 					// The access count is not checked against the cycle
-					// table here (flatMem keeps none); Step's paths and
+					// table here (pagedMem keeps none); Step's paths and
 					// every Bus access check it.
 					c.q = c.k.AF.Lo & uint8(int8(h.lenF)>>7)
 					continue
@@ -375,16 +375,6 @@ func (m *plainMem) Set(a uint16, v uint8) {
 	}
 	c.setSlow(a, v, c.idx)
 }
-
-// flatMem is plainMem when every page is one array's (FlatMemory): no
-// access reaches the Bus, so none needs a time and none is counted. It is
-// the array itself, so an access is one load or store, as on koron's own
-// array-backed Memory.
-type flatMem [65536]byte
-
-func (m *flatMem) Get(a uint16) uint8 { return m[a] }
-
-func (m *flatMem) Set(a uint16, v uint8) { m[a] = v }
 
 // readFlatMem is plainMem when every read page is one array's but some
 // write page is not (a watched write, such as a harness waiting for a

@@ -103,19 +103,11 @@ func buildFast() {
 // Only Run calls it, with no Hook, sig 0 and c.noBus.
 func (c *CPU) runNoBus() {
 	k := &c.k
-	rp, flat := c.rpage, c.flatRW
-	if c.paged != nil && flat == nil {
-		rp = &c.paged.r
-	}
+	rp := &c.paged.r
 	t, limit, q := c.t, c.limit, c.q
 	for t < limit {
 		pc := k.PC
-		var b0 uint8
-		if flat != nil { // one load less than the pages
-			b0 = flat[pc]
-		} else {
-			b0 = rp[pc>>8][uint8(pc)]
-		}
+		b0 := rp[pc>>8][uint8(pc)]
 		e := fastOps[b0]
 		if e.kind == qPlain {
 			k.Step()
@@ -250,9 +242,8 @@ func pagedWord(rp *[256]*[256]byte, a uint16) uint16 {
 	return uint16(rp[a>>8][uint8(a)]) | uint16(rp[(a+1)>>8][uint8(a+1)])<<8
 }
 
-// pagedMem is koron's Memory in the no-Bus state when the pages are not
-// one array (the ROM overlay): a copy of the page tables (PagesChanged
-// makes it), so that an access is two loads, as flatMem's is one; none is
+// pagedMem is koron's Memory in the no-Bus state: a copy of the page
+// tables (PagesChanged makes it), so that an access is two loads; none is
 // counted (nothing needs a cycle's time).
 type pagedMem struct {
 	r, w [256]*[256]byte

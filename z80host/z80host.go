@@ -93,19 +93,17 @@ type CPU struct {
 	rpage *[256]*[256]byte
 	wpage *[256]*[256]byte
 	flat  *[65536]byte // every read page is this array's, or nil (isFlat)
-	// flatRW is flat when the write pages are its too (flatMem), or nil.
-	flatRW *[65536]byte
-	// runMem is koron's Memory while Run's fast paths run: flatMem when
-	// every page is flat's, readFlatMem when the read pages are and a
+	// runMem is koron's Memory while Run's fast paths run: pagedMem when
+	// no page is nil, readFlatMem when the read pages are flat's and a
 	// write page is the Bus's, plainMem otherwise; inRun says they are
 	// running.
 	runMem z80.Memory
 	inRun  bool
-	// noBus: every read and write page is plain memory (flatMem or
-	// pagedMem), so Run may take runNoBus.
+	// noBus: every read and write page is plain memory (pagedMem), so
+	// Run may take runNoBus.
 	noBus bool
 	// paged is the copy of the page tables pagedMem serves, allocated
-	// the first time the pages are all plain but not one array.
+	// the first time no page is nil.
 	paged *pagedMem
 
 	// Hook is nil when unused. Run reads it when it starts: a Hook set
@@ -163,17 +161,21 @@ func New(bus Bus) *CPU {
 // Bus that implements FlatMemory needs to call it; the CPU reads the other
 // tables on every access anyway.
 func (c *CPU) PagesChanged() {
-	c.flat, c.flatRW, c.runMem, c.noBus = nil, nil, (*plainMem)(c), false
+	c.flat, c.runMem, c.noBus = nil, (*plainMem)(c), false
 	if f, ok := c.bus.(FlatMemory); ok {
 		if m := f.FlatMemory(); m != nil {
 			switch r, w := c.isFlat(m); {
 			case r && w:
-				c.flat, c.flatRW, c.runMem, c.noBus = m, m, (*flatMem)(m), true
+				c.flat = m
 			case r:
 				c.flat, c.runMem = m, (*readFlatMem)(c)
 			}
 		}
-		if c.flat == nil && c.allPaged() {
+		// Also on one flat array: pagedMem (two loads an access) ran W2
+		// some 5 % faster than indexing the array (one load) in
+		// alternating runs of bench speed's z80host lines, 2026-12-02; why
+		// is not known.
+		if c.allPaged() {
 			// The Bus calls PagesChanged whenever the tables change, so
 			// a copy of them stays right until the next call.
 			if c.paged == nil {
