@@ -108,9 +108,9 @@
 // koron's bare Step loop on its own array in one run (docs/PERFORMANCE.md
 // has the tables). With the no-Bus loop and a profile of it
 // (cmd/lbplus/default.pgo), in alternating runs on a shared 2-core host
-// (2026-12-02, median of the runs in which koron ran at 600 M T-states
-// per CPU second or more): W1 from RAM 1.09, from the ROM overlay 1.08,
-// W2 from RAM 1.02, from the ROM 1.02 (before: 1.10, 0.96, 0.92, 0.90);
+// (2026-12-02, nine runs of each build alternating, medians): W1 from RAM
+// 1.11, from the ROM overlay 1.10, W2 from RAM 1.01, from the ROM 1.01
+// (before: 1.08, 0.94, 0.91, 0.88);
 // ratios above 1 come from the profile, which inlines along z80host's
 // loop and not along the bare loop. BenchmarkPeerSideBySide measures the
 // peer workload the same way inside go test (without the profile).
