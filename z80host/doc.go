@@ -134,7 +134,8 @@
 // the other half and their T-states unchanged.
 //
 // The SingleStepTests z80 v1 vectors (1,604,000 single instructions, run
-// locally; they are not in the repository) match on registers, MEMPTR,
+// locally by TestSingleStepTests with LBPLUS_SST set to their folder; they
+// are not in the repository) match on registers, MEMPTR,
 // Q, the EI and LD A,I/R latches, memory and T-state count, alike through
 // Step and through Run on paged and on flat memory, except 885 cases of
 // DD 37, DD 3F, FD 37 and FD 3F: the vectors let Q pass through the
