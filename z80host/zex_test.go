@@ -58,17 +58,22 @@ func (s *cpmShim) BeforeInstruction(pc uint16, t uint64) bool {
 	case 0x0000:
 		return true
 	case 0x0005:
-		r := s.c.Regs()
-		switch uint8(r.BC) {
-		case 2:
-			s.out.WriteByte(uint8(r.DE))
-		case 9:
-			for a := r.DE; s.b.Read(a, 0) != '$'; a++ {
-				s.out.WriteByte(s.b.Read(a, 0))
-			}
-		}
+		bdosPrint(s.c.Regs(), s.b.mem[:], &s.out)
 	}
 	return false
+}
+
+// bdosPrint carries out the two BDOS functions ZEX calls: 2 (print E) and
+// 9 (print the string at DE up to '$').
+func bdosPrint(r Regs, mem []byte, out *strings.Builder) {
+	switch uint8(r.BC) {
+	case 2:
+		out.WriteByte(uint8(r.DE))
+	case 9:
+		for a := r.DE; mem[a] != '$'; a++ {
+			out.WriteByte(mem[a])
+		}
+	}
 }
 
 func zexPath(t *testing.T, name string) string {
@@ -113,15 +118,7 @@ func (b *zexBus) FlatMemory() *[65536]byte {
 func (b *zexBus) Out(p uint16, v uint8, t uint64) int {
 	switch uint8(p) {
 	case 0xfe:
-		r := b.c.Regs()
-		switch uint8(r.BC) {
-		case 2:
-			b.out.WriteByte(uint8(r.DE))
-		case 9:
-			for a := r.DE; b.mem[a] != '$'; a++ {
-				b.out.WriteByte(b.mem[a])
-			}
-		}
+		bdosPrint(b.c.Regs(), b.mem[:], &b.out)
 	case 0xff:
 		b.done = true
 		b.c.SetLimit(0)
