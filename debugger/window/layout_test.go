@@ -19,10 +19,15 @@ import (
 )
 
 // textBox is where a text op of the display list draws: Go Mono is
-// monospaced, a line's glyphs fit in 14 pixels at size 12.
+// monospaced, a line's glyphs fit in 14 pixels at size 12, and both
+// scale with the size.
 func textBox(o *drawOp) image.Rectangle {
 	x, y := int(o.x), int(o.y)
-	return image.Rect(x, y, x+int(math.Ceil(float64(len(o.s))*charW)), y+14)
+	k := 1.0
+	if o.size != 0 {
+		k = float64(o.size) / fontSize
+	}
+	return image.Rect(x, y, x+int(math.Ceil(float64(len(o.s))*charWAt(o.size))), y+int(math.Ceil(14*k)))
 }
 
 // checkLayout fails if two panels overlap or one leaves the canvas, if a
@@ -91,8 +96,9 @@ func busyWindow(t *testing.T) *Window {
 }
 
 // At every size from the smallest to a large screen the panels tile the
-// canvas without overlapping and no text overlaps another or leaves its
-// panel; at 1920x1080 and 1280x800 the screenshots match their goldens.
+// canvas without overlapping, no text overlaps another or leaves its
+// panel, and the console shows its 80 columns from 1280 pixels wide; at
+// 1920x1080 and 1280x800 the screenshots match their goldens.
 func TestLayout(t *testing.T) {
 	w := busyWindow(t)
 	for _, size := range []image.Point{{1920, 1080}, {1280, 800}, {Width, Height}, {MinWidth, MinHeight}, {2560, 1440}, {1366, 768}} {
@@ -105,6 +111,14 @@ func TestLayout(t *testing.T) {
 			width, height := w.Size()
 			require.Equal(t, image.Pt(max(size.X, MinWidth), max(size.Y, MinHeight)), image.Pt(width, height), "the canvas is the window's size")
 			checkLayout(t, w)
+			line := strings.Repeat("0123456789", 8)
+			whole := false
+			for i := range w.list.ops {
+				whole = whole || w.list.ops[i].s == line
+			}
+			// From 1280 wide the console's smaller font fits 80 columns;
+			// narrower, the 5380's fixed column leaves too little.
+			assert.Equal(t, size.X >= 1280, whole, "the console shows a line of 80 columns whole")
 			if (size == image.Point{1920, 1080} || size == image.Point{1280, 800}) {
 				screenshotPanels(t, got, filepath.Join("testdata", fmt.Sprintf("window-%dx%d.png", size.X, size.Y)), names()...)
 			}

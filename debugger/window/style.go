@@ -139,6 +139,15 @@ var face = func() *text.GoTextFace {
 
 var charW = text.Advance("M", face)
 
+// charWAt is the advance of a character of Go Mono at size pixels: not
+// quite charW scaled, as glyph advances are rounded at each size.
+func charWAt(size float32) float64 {
+	if size == 0 || size == fontSize {
+		return charW
+	}
+	return text.Advance("M", &text.GoTextFace{Source: face.Source, Size: float64(size)})
+}
+
 func print(dst *canvas, x, y int, s string, c color.Color) { dst.text(x, y, s, c) }
 
 func rect(dst *canvas, r image.Rectangle, c color.Color) {
