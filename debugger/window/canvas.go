@@ -13,10 +13,7 @@ import (
 // it is painted onto the window's image after the lock is released (laying
 // out glyphs and triangles is the costly part), so that at maximum speed
 // the machine runs on while the frame is painted.
-type canvas struct {
-	ops   []drawOp
-	faces map[float32]*text.GoTextFace // text faces by size, other than face's
-}
+type canvas struct{ ops []drawOp }
 
 type opKind uint8
 
@@ -34,7 +31,7 @@ type drawOp struct {
 	col            color.RGBA
 	aa             bool
 	s              string
-	size           float32 // a text's font size in pixels; 0 is fontSize
+	size           int // a text's font size in pixels; 0 is fontSize
 }
 
 func (c *canvas) reset() { c.ops = c.ops[:0] }
@@ -51,25 +48,10 @@ func (c *canvas) text(x, y int, s string, col color.Color) {
 	c.ops = append(c.ops, drawOp{kind: opText, x: float32(x), y: float32(y), col: rgba(col), s: s})
 }
 
-// textSized is text in Go Mono at size pixels instead of fontSize.
-func (c *canvas) textSized(x, y int, s string, col color.Color, size float32) {
+// textSized is text in Go Mono at size pixels (minFontSize to fontSize)
+// instead of fontSize.
+func (c *canvas) textSized(x, y int, s string, col color.Color, size int) {
 	c.ops = append(c.ops, drawOp{kind: opText, x: float32(x), y: float32(y), col: rgba(col), s: s, size: size})
-}
-
-// faceOf is Go Mono at size pixels (face itself for 0 or fontSize).
-func (c *canvas) faceOf(size float32) *text.GoTextFace {
-	if size == 0 || size == fontSize {
-		return face
-	}
-	f, ok := c.faces[size]
-	if !ok {
-		if c.faces == nil {
-			c.faces = map[float32]*text.GoTextFace{}
-		}
-		f = &text.GoTextFace{Source: face.Source, Size: float64(size)}
-		c.faces[size] = f
-	}
-	return f
 }
 
 func (c *canvas) fillRect(x, y, w, h float32, col color.Color, aa bool) {
@@ -99,7 +81,7 @@ func (c *canvas) paint(dst *ebiten.Image) {
 			op.GeoM.Translate(float64(o.x), float64(o.y))
 			op.ColorScale.Reset()
 			op.ColorScale.ScaleWithColor(o.col)
-			text.Draw(dst, o.s, c.faceOf(o.size), &op)
+			text.Draw(dst, o.s, faceAt(o.size), &op)
 		case opFillRect:
 			vector.DrawFilledRect(dst, o.x, o.y, o.w, o.h, o.col, o.aa)
 		case opStrokeRect:

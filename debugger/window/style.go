@@ -139,13 +139,36 @@ var face = func() *text.GoTextFace {
 
 var charW = text.Advance("M", face)
 
-// charWAt is the advance of a character of Go Mono at size pixels: not
-// quite charW scaled, as glyph advances are rounded at each size.
-func charWAt(size float32) float64 {
-	if size == 0 || size == fontSize {
+// minFontSize is the smallest text the window draws (the console's,
+// when its panel is narrow): smaller is hard to read.
+const minFontSize = 8
+
+// sizedFaces and sizedCharW are Go Mono and its advance at each whole
+// size from minFontSize to fontSize. Advances are not quite charW scaled:
+// they are rounded at each size (8.5 pixels advances as 9 does), so the
+// window uses whole sizes and measures each.
+var sizedFaces, sizedCharW = func() (f [fontSize + 1]*text.GoTextFace, w [fontSize + 1]float64) {
+	for s := minFontSize; s <= fontSize; s++ {
+		f[s] = &text.GoTextFace{Source: face.Source, Size: float64(s)}
+		w[s] = text.Advance("M", f[s])
+	}
+	return f, w
+}()
+
+// faceAt is Go Mono at size pixels; 0 is fontSize.
+func faceAt(size int) *text.GoTextFace {
+	if size == 0 {
+		return face
+	}
+	return sizedFaces[size]
+}
+
+// charWAt is the advance of a character at size pixels; 0 is fontSize.
+func charWAt(size int) float64 {
+	if size == 0 {
 		return charW
 	}
-	return text.Advance("M", &text.GoTextFace{Source: face.Source, Size: float64(size)})
+	return sizedCharW[size]
 }
 
 func print(dst *canvas, x, y int, s string, c color.Color) { dst.text(x, y, s, c) }
