@@ -177,9 +177,10 @@ func CrossValidate(o CrossOptions) ([]Figure, error) {
 	for _, r := range Rows(o.Passes) {
 		start(r.Name)
 		fill, timed := fillFigures[r.Name]
-		meter := NewFillMeter(DiskID, HostID)
+		var meter *FillMeter
 		opts := Options{Dir: o.Dir, Disk: &m.Disk, Tape: &m.Tape}
 		if timed {
+			meter = NewFillMeter(DiskID, HostID)
 			opts.OnBus = meter.Attach
 		}
 		res, err := Run(r.Setup, opts)
