@@ -104,6 +104,31 @@
 // RAM alike (on flat RAM it measured some 5 % faster on W2 than indexing
 // the array directly, for reasons not found).
 //
+// Loop replay (spin.go): a program waiting for a device spends most of
+// its time in a few instructions that read a port, test it, count a
+// timeout and jump back. On a Bus that implements SteadyBus, when Run
+// comes back to the same IN A,(n) or IN r,(C) and the Bus says the port
+// will not change for at least eight more iterations, Run records the
+// next iteration as koron executes it. At the arrival after that it
+// decodes the instructions from the IN back to it and checks the
+// decode: run from the recorded state on the recorded port values, it
+// must end in exactly the state koron reached (every register, R,
+// MEMPTR, Q, T). Then it repeats the decoded loop itself while whole
+// iterations fit before its limit and the Bus's horizon, making the
+// same Bus calls (the IN cycles) at the same T-states. Only a small set
+// of instructions is decoded (LD r,r' and r,n; AND/XOR/OR/CP r and n;
+// INC/DEC r and rr; the four rotates of A; EXX, EX AF,AF', EX DE,HL; JR,
+// JP, CALL and RET with and without conditions, DJNZ; IN A,(n), IN
+// r,(C); BIT b,r), whose effects TestReplayOpsMatchStep compares with
+// Step's over their whole input ranges. An iteration that does not go as
+// the checked one did (another branch, another port value, a wait, a
+// return to elsewhere, a push that would change memory, /INT, NMI, a new
+// limit or new pages after a Bus call) is executed again from its start,
+// instruction by instruction, up to that point, and Run takes over
+// there. TestReplayChangesNothing runs loops of every kind on a port that
+// changes at random times and compares every register and every In
+// with Run's without replay.
+//
 // `lbplus bench speed` measures the idle board and z80host alone against
 // koron's bare Step loop on its own array in one run (docs/PERFORMANCE.md
 // has the tables). With the no-Bus loop and a profile of it

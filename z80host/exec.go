@@ -80,6 +80,9 @@ func (c *CPU) Run(limit uint64) (stopped bool) {
 				if c.prefixed(pc, t0, p, b0) {
 					continue
 				}
+				if (b0 == 0xdb || b0 == 0xed) && c.spin != nil && hook == nil && c.spinIn(pc, b0) {
+					continue // replayed iterations of the loop an IN heads
+				}
 				c.k.Memory, c.inRun = (*mem)(c), false
 				if path[b0] == pathBase {
 					c.execBase(pc, t0, b0)

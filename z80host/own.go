@@ -28,6 +28,9 @@ func (c *CPU) in(port uint16) uint8 {
 	if w > 0 {
 		c.waits += uint64(w)
 	}
+	if c.spin != nil && c.spin.recording {
+		c.spinRecorded(v, w)
+	}
 	return v
 }
 

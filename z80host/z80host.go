@@ -105,6 +105,12 @@ type CPU struct {
 	// paged is the copy of the page tables pagedMem serves, allocated
 	// the first time no page is nil.
 	paged *pagedMem
+	// pagesGen counts PagesChanged calls (replay notices new tables).
+	pagesGen uint64
+	// spin is loop replay's state, nil unless the Bus is a SteadyBus
+	// (spin.go); replay counts its work.
+	spin   *spinner
+	replay ReplayStats
 
 	// Hook is nil when unused. Run reads it when it starts: a Hook set
 	// during a Run (from a Bus access) takes effect at the next Run.
@@ -152,6 +158,9 @@ func New(bus Bus) *CPU {
 			c.rpage, c.wpage = r, w
 		}
 	}
+	if sb, ok := bus.(SteadyBus); ok {
+		c.spin = &spinner{bus: sb, head: 0xffff}
+	}
 	c.PagesChanged()
 	c.Reset()
 	return c
@@ -161,6 +170,7 @@ func New(bus Bus) *CPU {
 // Bus that implements FlatMemory needs to call it; the CPU reads the other
 // tables on every access anyway.
 func (c *CPU) PagesChanged() {
+	c.pagesGen++
 	c.flat, c.runMem, c.noBus = nil, (*plainMem)(c), false
 	if f, ok := c.bus.(FlatMemory); ok {
 		if m := f.FlatMemory(); m != nil {
