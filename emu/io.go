@@ -94,6 +94,39 @@ func (b *Board) In(port uint16, t uint64) (uint8, int) {
 	return v, waits
 }
 
+// SteadyUntil is the hint the CPU's loop replay asks for
+// (z80host.SteadyBus): the T-state before which an In of port returns
+// what it returns at t and changes nothing the CPU sees. That holds until
+// the next scheduler event for the ports whose read has no side effect
+// and whose value only an event or an Out changes: the 5380's registers
+// 0-6 (ncr5380.Chip.SteadyRead) and the jumper port 29, while no observer
+// watches the port. Every other port is not steady (the CTC counts as
+// time passes; reading the WD1772's status or the DART's data clears
+// what they hold). The CPU checks each In it replays anyway.
+func (b *Board) SteadyUntil(port uint8, t uint64) uint64 {
+	switch {
+	case port >= 0x20 && port <= 0x26:
+		if b.scsi != SCSIChip(b.ncr) || !b.ncr.SteadyRead(int(port&7)) {
+			return 0
+		}
+	case port == 0x29:
+	default:
+		return 0
+	}
+	if b.obs.watched(port) {
+		return 0
+	}
+	next := b.s.Next()
+	if next == sched.MaxTime {
+		return ^uint64(0)
+	}
+	// An In at T-state u runs the events due at ioTime(u) first.
+	if u := ceilT(next); u > IOAccessOffset {
+		return u - IOAccessOffset
+	}
+	return 0
+}
+
 // Out is an I/O write cycle (z80host.Bus).
 func (b *Board) Out(port uint16, v uint8, t uint64) int {
 	b.s.Advance(b.ioTime(t))

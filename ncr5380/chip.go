@@ -299,6 +299,16 @@ func (c *Chip) Read(reg int) uint8 {
 	return v
 }
 
+// SteadyRead reports whether reading register reg has no effect but
+// returning its value, which only a register write or a scheduled event
+// can change: registers 0-6 while no observer watches them (reading
+// register 7 resets the interrupt). A board lets its CPU replay a loop
+// that polls such a register (z80host's loop replay).
+func (c *Chip) SteadyRead(reg int) bool {
+	reg &= 7
+	return reg != RegReset && c.obsRegs&(1<<reg) == 0
+}
+
 func (c *Chip) read(reg int) uint8 {
 	switch reg & 7 {
 	case RegData:
