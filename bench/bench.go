@@ -280,7 +280,9 @@ func Run(s Setup, o Options) (Result, error) {
 				return res, err
 			}
 		}
-		cfg.SCSI = append(cfg.SCSI, scsidev.Spec{ID: TapeID, Type: "mcd403", Images: []string{tapePath}, Params: o.Tape})
+		cfg.SCSI = append(cfg.SCSI, scsidev.Spec{ID: TapeID, Type: "mcd403", Images: []string{tapePath}, Params: o.Tape,
+			// A saved state copies the image and sidecar mid-run.
+			Scratch: o.SaveTo == ""})
 	}
 	asmProg, err := backup.Build()
 	if err != nil {

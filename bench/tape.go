@@ -179,7 +179,7 @@ func RunTape(s TapeSetup, o TapeOptions) (TapeResult, error) {
 	cfg := emu.DefaultConfig(nil)
 	cfg.SCSIID = HostID
 	cfg.WaitOnDRQ = o.WaitOnDRQ
-	cfg.SCSI = []scsidev.Spec{{ID: TapeID, Type: "mcd403", Images: []string{path}, Params: p}}
+	cfg.SCSI = []scsidev.Spec{{ID: TapeID, Type: "mcd403", Images: []string{path}, Params: p, Scratch: true}}
 	prog, err := LoadRAMProgram("tapebench.asm", asmProg, cfg, tapeSymbols...)
 	if err != nil {
 		return res, err

@@ -30,6 +30,9 @@ func attach(bus *scsi.Bus, s scsidev.Spec) (scsidev.Device, error) {
 	if err != nil {
 		return nil, err
 	}
+	if s.Scratch {
+		tape.Scratch()
+	}
 	d, _ := Attach(bus, s.ID, fmt.Sprintf("mcd403 %d", s.ID), p, tape)
 	return d, nil
 }

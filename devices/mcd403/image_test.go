@@ -93,3 +93,39 @@ func TestRanges(t *testing.T) {
 	}
 	assert.Equal(t, [][]int{{0, 2}, {5, 5}, {9, 9}}, ranges(w))
 }
+
+// A scratch cartridge reads back what it wrote at once, and its sidecar
+// learns the written blocks when it closes, not before.
+func TestScratchSavesWrittenListOnClose(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x.tape")
+	require.NoError(t, Create(path, 3))
+	tp, err := Open(path, false)
+	require.NoError(t, err)
+	tp.Scratch()
+	blk := make([]byte, 8192)
+	for i := range blk {
+		blk[i] = byte(i * 7)
+	}
+	require.NoError(t, tp.WriteBlock(5, blk))
+	require.NoError(t, tp.WriteBlock(6, blk))
+	got := make([]byte, 8192)
+	blank, err := tp.ReadBlock(5, got)
+	require.NoError(t, err)
+	assert.False(t, blank)
+	assert.Equal(t, blk, got)
+
+	var m Meta
+	require.NoError(t, readSidecarForTest(path, &m))
+	assert.Empty(t, m.Written, "not saved before it closes")
+	require.NoError(t, tp.Close())
+	require.NoError(t, readSidecarForTest(path, &m))
+	assert.Equal(t, [][]int{{5, 6}}, m.Written)
+
+	tp, err = Open(path, false)
+	require.NoError(t, err)
+	defer tp.Close()
+	blank, err = tp.ReadBlock(6, got)
+	require.NoError(t, err)
+	assert.False(t, blank)
+	assert.Equal(t, blk, got)
+}

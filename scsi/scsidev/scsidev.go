@@ -48,6 +48,10 @@ type Spec struct {
 	// Params overrides the model's parameters (the package's Params value,
 	// for benches and tests; nil = defaults). Not in machine files.
 	Params any `toml:"-"`
+	// Scratch says the images are throwaway (a bench's run makes and
+	// deletes them): a model may then write them without syncing, so a
+	// crash can lose what was written. Not in machine files.
+	Scratch bool `toml:"-"`
 }
 
 // Device is an attached target model: the scsi.Device the engine serves,
