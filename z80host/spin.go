@@ -81,6 +81,9 @@ const (
 	skINn    // IN A,(n)
 	skINrC   // IN r,(C)
 	skBIT    // BIT b,r
+	// skCheck is a plan's conditional whose outputs every iteration
+	// computes alike: only whether it is taken (condition a on F).
+	skCheck
 )
 
 // Register slots of spinRegs.r: the Z80's r encoding with F where (HL)
@@ -102,10 +105,14 @@ type spinOp struct {
 	io      uint8  // start of the IN cycle
 	setsF   bool   // loads Q
 	cond    bool   // its T-states depend on taken
+	ret     bool   // RET or RET cc: its address comes from the stack
 	taken   bool   // a conditional's outcome in the checked iteration
 	inV     uint8  // the value its IN cycle read in the checked iteration
 	tOff    uint16 // T-states from the head to it in the checked iteration
 	want    uint16 // the next instruction's address in the checked iteration
+	idx     uint8  // its index in the loop (in a plan: in path)
+	npre    uint8  // pre-stores in use
+	pre     [2]spinStore
 	code    [3]uint8
 }
 
@@ -142,6 +149,23 @@ type spinner struct {
 	// inV and inW are the values and waits of the IN cycles of the
 	// iteration being replayed.
 	inV, inW [spinMaxOps]uint8
+	// snaps are the states before each instruction of the checked
+	// iteration and after its last; fast and ends are the plan made from
+	// them (spinPlan), planned says there is one.
+	snaps []spinRegs
+	// pathIns (and their waits, none) are the values of the IN cycles of
+	// an iteration that goes as the checked one.
+	pathIns, pathInW []uint8
+	fast             []spinOp
+	ends             []spinStore
+	planned          bool
+}
+
+// spinStore puts a value the checked iteration had into one location
+// of spinRegs (spinLoc).
+type spinStore struct {
+	loc uint8
+	v   uint16
 }
 
 // ReplayStats counts loop replay's work (tests and bench speed).
@@ -222,6 +246,7 @@ func (c *CPU) spinIn(pc uint16, b0 uint8) bool {
 			return false
 		}
 	}
+	s.planned = c.spinPlan()
 	if !c.spinReplay(horizon) {
 		return false
 	}
@@ -235,9 +260,14 @@ func (c *CPU) spinCheck() bool {
 	s := c.spin
 	st := s.prev
 	src := spinSource{v: s.ins, w: s.insW}
-	if n, _ := c.spinRun(&st, s.path, &src, 0, true); n != len(s.path) || st.pc != s.path[0].pc {
-		return false
+	s.snaps = s.snaps[:0]
+	for i := range s.path {
+		s.snaps = append(s.snaps, st)
+		if n, _ := c.spinRun(&st, s.path[i:i+1], &src, 0, true); n != 1 || st.pc != s.path[(i+1)%len(s.path)].pc {
+			return false
+		}
 	}
+	s.snaps = append(s.snaps, st)
 	var now spinRegs
 	c.spinLoad(&now)
 	return src.used == len(s.ins) && st == now
@@ -308,6 +338,7 @@ func (c *CPU) spinCodeSame() bool {
 func (c *CPU) spinDecode(head uint16) bool {
 	s := c.spin
 	s.path, s.period, s.m1 = s.path[:0], 0, 0
+	s.pathIns, s.pathInW = s.pathIns[:0], s.pathInW[:0]
 	st := s.prev
 	src := spinSource{v: s.ins, w: s.insW}
 	for range spinMaxOps {
@@ -323,9 +354,11 @@ func (c *CPU) spinDecode(head uint16) bool {
 		}
 		if src.used > used {
 			op.inV = src.v[used]
+			s.pathIns, s.pathInW = append(s.pathIns, op.inV), append(s.pathInW, 0)
 		}
 		op.taken = st.pc != op.pc+uint16(op.len)
 		op.want = st.pc
+		op.idx = uint8(len(s.path))
 		s.period += st.t - t
 		s.m1 += op.m1
 		s.path = append(s.path, op)
@@ -433,6 +466,7 @@ func (c *CPU) spinDecodeOne(pc uint16) (op spinOp, ok bool) {
 	case skJRcc, skDJNZ, skJPcc, skCALLcc, skRETcc:
 		op.cond = true
 	}
+	op.ret = op.kind == skRET || op.kind == skRETcc
 	for j := uint8(0); j < op.len; j++ {
 		v, ok := c.spinByte(pc + uint16(j))
 		if !ok {
@@ -486,12 +520,14 @@ func (c *CPU) spinRun(st *spinRegs, ops []spinOp, src *spinSource, t0 uint64, bo
 	r := &st.r
 	for i := range ops {
 		op := &ops[i]
-		t := t0 + uint64(op.tOff)
-		if book {
-			if i > 0 && st.pc != op.pc {
-				return i, spinBefore
+		if book && i > 0 && st.pc != op.pc {
+			return i, spinBefore
+		}
+		if op.npre != 0 {
+			st.put(op.pre[0])
+			if op.npre > 1 {
+				st.put(op.pre[1])
 			}
-			t = st.t
 		}
 		var taken bool
 		var waits uint64
@@ -585,6 +621,8 @@ func (c *CPU) spinRun(st *spinRegs, ops []spinOp, src *spinSource, t0 uint64, bo
 			r[rF], r[rA], st.alt[rF], st.alt[rA] = st.alt[rF], st.alt[rA], r[rF], r[rA]
 		case skEXDEHL:
 			r[rD], r[rE], r[rH], r[rL] = r[rH], r[rL], r[rD], r[rE]
+		case skCheck:
+			taken = spinCond(r[rF], op.a)
 		case skJR, skJP:
 			taken = true
 			st.memptr = op.nn
@@ -630,6 +668,10 @@ func (c *CPU) spinRun(st *spinRegs, ops []spinOp, src *spinSource, t0 uint64, bo
 			var v uint8
 			if src.bus {
 				var w int
+				t := t0 + uint64(op.tOff)
+				if book {
+					t = st.t
+				}
 				v, w = c.bus.In(port, t+uint64(op.io))
 				s := c.spin
 				if w > 0 {
@@ -682,7 +724,7 @@ func (c *CPU) spinRun(st *spinRegs, ops []spinOp, src *spinSource, t0 uint64, bo
 			if op.setsF {
 				st.q = r[rF]
 			}
-		} else if taken != op.taken || (taken && (op.kind == skRET || op.kind == skRETcc) && st.memptr != op.want) {
+		} else if taken != op.taken || (op.ret && taken && st.memptr != op.want) {
 			// A return's address comes from the stack: it must be the
 			// one the checked iteration returned to.
 			return i + 1, spinAfter
@@ -725,17 +767,44 @@ func (c *CPU) spinReplay(horizon uint64) bool {
 	lastSetsF := path[len(path)-1].setsF
 	var n uint64
 	c.replay.Replays++
+	ops, ends := path, []spinStore(nil)
+	if s.planned {
+		ops, ends = s.fast, s.ends
+	}
+	start := st
+	head := st.pc
 	for st.t+s.period <= horizon {
-		head := st
 		src := spinSource{bus: true}
-		if done, status := c.spinRun(&st, path, &src, head.t, false); status != spinOK {
-			src = spinSource{v: s.inV[:src.used], w: s.inW[:src.used]}
-			c.spinRun(&head, path[:done], &src, 0, true)
-			c.spinStore(&head)
+		if done, status := c.spinRun(&st, ops, &src, st.t, false); status != spinOK {
+			// The instructions of the loop up to the one it stopped
+			// at, and that one too if it was executed. Stops are rare
+			// (a counter running out, the Bus's hint proving wrong), so
+			// rather than keep every iteration's start, the completed
+			// iterations are executed again from the replay's start,
+			// each on the checked iteration's port values (each read
+			// them), with book-keeping.
+			var upto int
+			if status == spinBefore {
+				upto = int(ops[done].idx)
+			} else {
+				upto = int(ops[done-1].idx) + 1
+			}
+			used := src.used
+			st = start
+			for range n {
+				src = spinSource{v: s.pathIns, w: s.pathInW}
+				c.spinRun(&st, path, &src, 0, true)
+			}
+			src = spinSource{v: s.inV[:used], w: s.inW[:used]}
+			c.spinRun(&st, path[:upto], &src, 0, true)
+			c.spinStore(&st)
 			c.replay.Iterations += n
 			return true
 		}
-		st.pc = head.pc
+		for _, e := range ends {
+			st.put(e)
+		}
+		st.pc = head
 		st.t += s.period
 		st.rr = st.rr&0x80 | (st.rr+s.m1)&0x7f
 		st.q = 0
@@ -747,4 +816,268 @@ func (c *CPU) spinReplay(horizon uint64) bool {
 	c.spinStore(&st)
 	c.replay.Iterations += n
 	return st.t != t0
+}
+
+// Locations of spinRegs as a plan sees them: bits 0-7 the registers of r
+// (B C D E H L F A), 8-15 their alternates, 16 SP, 17 MEMPTR.
+const (
+	locSP     = 16
+	locMEMPTR = 17
+)
+
+// get returns location l.
+func (st *spinRegs) get(l uint8) uint16 {
+	switch {
+	case l < 8:
+		return uint16(st.r[l])
+	case l < 16:
+		return uint16(st.alt[l-8])
+	case l == locSP:
+		return st.sp
+	}
+	return st.memptr
+}
+
+// put stores p.
+func (st *spinRegs) put(p spinStore) {
+	switch l := p.loc; {
+	case l < 8:
+		st.r[l] = uint8(p.v)
+	case l < 16:
+		st.alt[l-8] = uint8(p.v)
+	case l == locSP:
+		st.sp = p.v
+	default:
+		st.memptr = p.v
+	}
+}
+
+// spinUses returns the locations op reads and writes when it goes as in
+// the checked iteration (taken), as bit sets; swap reports the exchanges,
+// which move values rather than compute them.
+func spinUses(op *spinOp) (reads, writes uint32, swap bool) {
+	const f, a, sp, mp = 1 << rF, 1 << rA, 1 << locSP, 1 << locMEMPTR
+	bit := func(r uint8) uint32 { return 1 << r }
+	switch op.kind {
+	case skLDrr:
+		return bit(op.b), bit(op.a), false
+	case skLDrn:
+		return 0, bit(op.a), false
+	case skALU:
+		reads = a
+		if op.b != 0xff {
+			reads |= bit(op.b)
+		}
+		if op.a == 7 { // CP
+			return reads, f, false
+		}
+		return reads, a | f, false
+	case skINC, skDEC:
+		return bit(op.a) | f, bit(op.a) | f, false
+	case skINC16, skDEC16:
+		if op.a == 3 {
+			return sp, sp, false
+		}
+		pair := bit(op.a*2) | bit(op.a*2+1)
+		return pair, pair, false
+	case skRot:
+		return a | f, a | f, false
+	case skEXX, skEXAF, skEXDEHL:
+		return 0, 0, true
+	case skJR, skJP:
+		return 0, mp, false
+	case skJRcc:
+		if op.taken {
+			return f, mp, false
+		}
+		return f, 0, false
+	case skDJNZ:
+		if op.taken {
+			return bit(rB), bit(rB) | mp, false
+		}
+		return bit(rB), bit(rB), false
+	case skJPcc:
+		return f, mp, false
+	case skCALL:
+		return sp, sp | mp, false
+	case skCALLcc:
+		if op.taken {
+			return f | sp, sp | mp, false
+		}
+		return f, mp, false
+	case skRET:
+		return sp, sp | mp, false
+	case skRETcc:
+		if op.taken {
+			return f | sp, sp | mp, false
+		}
+		return f, 0, false
+	case skINn:
+		return a, a | mp, false
+	case skINrC:
+		return bit(rB) | bit(rC) | f, bit(op.a) | f | mp, false
+	case skBIT:
+		return bit(op.a) | f, f, false
+	}
+	return 0, 0, false // NOP
+}
+
+// spinCondReads is the part of what a conditional reads that only
+// decides whether it is taken (F; DJNZ's B is also its data). Replay
+// makes every iteration take the way the checked one took, so a tainted
+// condition does not taint what the instruction writes.
+func spinCondReads(op *spinOp) uint32 {
+	switch op.kind {
+	case skJRcc, skJPcc, skCALLcc, skRETcc:
+		return 1 << rF
+	}
+	return 0
+}
+
+// spinSwapped is the set of locations an exchange moves.
+func spinSwapped(op *spinOp) uint32 {
+	switch op.kind {
+	case skEXX:
+		return 0x3f | 0x3f<<8
+	case skEXAF:
+		return 1<<rF | 1<<rA | 1<<(rF+8) | 1<<(rA+8)
+	case skEXDEHL:
+		return 1<<rD | 1<<rE | 1<<rH | 1<<rL
+	}
+	return 0
+}
+
+// spinSwap applies an exchange to a set of locations: its bits move with
+// the values.
+func spinSwap(op *spinOp, set uint32) uint32 {
+	swapBits := func(set uint32, i, j uint8) uint32 {
+		bi, bj := set>>i&1, set>>j&1
+		set &^= 1<<i | 1<<j
+		return set | bi<<j | bj<<i
+	}
+	switch op.kind {
+	case skEXX:
+		for i := uint8(0); i < 6; i++ {
+			set = swapBits(set, i, i+8)
+		}
+	case skEXAF:
+		set = swapBits(set, rF, rF+8)
+		set = swapBits(set, rA, rA+8)
+	case skEXDEHL:
+		set = swapBits(set, rD, rH)
+		set = swapBits(set, rE, rL)
+	}
+	return set
+}
+
+// spinTaint carries the set of tainted locations t through op.
+func spinTaint(op *spinOp, t uint32) uint32 {
+	reads, writes, swap := spinUses(op)
+	switch {
+	case swap:
+		return spinSwap(op, t)
+	case op.kind == skINn:
+		return t &^ (1 << rA) // F is not written
+	case op.kind == skINrC:
+		return t &^ (1 << op.a) // F keeps its taint (C passes through)
+	case reads&^spinCondReads(op)&t != 0:
+		return t | writes
+	}
+	return t &^ writes
+}
+
+// spinPlan plans the replay of whole iterations from the checked one
+// (snaps) and reports whether it made one; without a plan, replay runs
+// every instruction of the loop.
+//
+// A location is tainted when its value may differ from one iteration to
+// the next at the same point: at the head, those whose value after the
+// checked iteration differs from before it, and whatever an iteration
+// computes from tainted values, until nothing more is tainted at its end
+// than at its head. An IN's value is not tainted (replay stops when it
+// changes), nor is what a conditional writes because its condition is
+// (replay stops when it goes the other way). An instruction that reads
+// nothing tainted computes in every iteration what it computed in the
+// checked one, so replay need not execute it: only the INs (their Bus
+// calls), the exchanges of tainted values and the instructions that read
+// a tainted value are executed (fast). Where one of those reads a
+// location whose last writer in the iteration was skipped, the value the
+// checked iteration had there is stored first (pre); where the last
+// writer of a location is skipped but an executed instruction or a
+// pre-store changed it during the iteration, its value after the checked
+// iteration is stored at the end (ends). So every iteration ends in the
+// state it would have reached instruction by instruction, to the bit
+// (by induction: an untainted location has the same value at the head
+// of every iteration, so every skipped instruction has the inputs it
+// had in the checked iteration).
+func (c *CPU) spinPlan() bool {
+	s := c.spin
+	path, snaps := s.path, s.snaps
+	first, last := &snaps[0], &snaps[len(path)]
+	var taint uint32
+	for l := uint8(0); l < locMEMPTR; l++ {
+		if first.get(l) != last.get(l) {
+			taint |= 1 << l
+		}
+	}
+	for {
+		t := taint
+		for i := range path {
+			t = spinTaint(&path[i], t)
+		}
+		t &^= 1 << locMEMPTR // written, never read
+		if t&^taint == 0 {
+			break
+		}
+		taint |= t
+	}
+	s.fast, s.ends = s.fast[:0], s.ends[:0]
+	// skipped: locations whose last writer so far was skipped; touched:
+	// locations an executed instruction or a pre-store changed.
+	var skipped, touched uint32
+	t := taint
+	for i := range path {
+		op := path[i]
+		reads, writes, swap := spinUses(&op)
+		run := op.kind == skINn || op.kind == skINrC || reads&t != 0
+		if swap {
+			reads, writes = spinSwapped(&op), spinSwapped(&op)
+			run = t&reads != 0
+		}
+		check := run && !swap && spinCondReads(&op) != 0 && reads&^spinCondReads(&op)&t == 0
+		t = spinTaint(&op, t)
+		if !run {
+			skipped |= writes
+			continue
+		}
+		if check {
+			// Only the condition varies: what it writes is as in the
+			// checked iteration whenever it goes the same way.
+			skipped |= writes
+			reads, writes = spinCondReads(&op), 0
+			op.kind, op.ret = skCheck, false
+		}
+		op.npre = 0
+		for l := uint8(0); l < locMEMPTR; l++ {
+			if reads&skipped&(1<<l) == 0 {
+				continue
+			}
+			if int(op.npre) == len(op.pre) {
+				return false
+			}
+			op.pre[op.npre] = spinStore{l, snaps[i].get(l)}
+			op.npre++
+			touched |= 1 << l
+			skipped &^= 1 << l
+		}
+		skipped &^= writes
+		touched |= writes
+		s.fast = append(s.fast, op)
+	}
+	for l := uint8(0); l <= locMEMPTR; l++ {
+		if skipped&touched&(1<<l) != 0 {
+			s.ends = append(s.ends, spinStore{l, last.get(l)})
+		}
+	}
+	return true
 }

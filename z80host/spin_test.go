@@ -150,7 +150,21 @@ poll:	in a,(25h)
 	ret m
 	jp pe,poll
 	call c,0
-	jr poll`,
+	jr poll`, `
+	ld sp,8000h
+	ld hl,0
+poll:	in a,(25h)
+	cp 80h
+	jr z,quit
+	ld e,3
+	ld d,h
+	ld a,l
+	or e
+	ld d,7
+	inc hl
+	ld b,a
+	jr poll
+quit:	halt`,
 }
 
 func assemble(t testing.TB, src string) *asm.Result {
@@ -420,3 +434,35 @@ func (b *noLogBus) In(port uint16, t uint64) (uint8, int) { return b.value(port,
 type steadyNoLog struct{ *noLogBus }
 
 func (b steadyNoLog) SteadyUntil(port uint8, t uint64) uint64 { return ^uint64(0) }
+
+// A plan skips what every iteration computes alike: scsilib's poll runs
+// 8 of its 12 instructions (not the mask, the compare, the JR Z on the
+// port's value and the CALL; of the RET NZ and the JR NC only the
+// condition), and the last loop needs a value stored before an
+// instruction and two at the end of the iteration.
+func TestReplayPlanSkips(t *testing.T) {
+	for _, tc := range []struct {
+		loop       int
+		path, fast int
+		pre, ends  int
+	}{
+		{0, 12, 8, 0, 1}, // MEMPTR: the JR NC is only checked
+		{6, 11, 6, 1, 2}, // D and MEMPTR (the JR is skipped, the IN sets it)
+	} {
+		pb := &pollBus{ramBus: newRAMBus(), port: 0x25}
+		pb.load(0, assemble(t, pollLoops[tc.loop]).Bytes)
+		c := New(steadyPollBus{pb})
+		c.Run(2_000_000)
+		s := c.spin
+		require.True(t, s.planned, "loop %d", tc.loop)
+		assert.Len(t, s.path, tc.path, "loop %d", tc.loop)
+		assert.Len(t, s.fast, tc.fast, "loop %d", tc.loop)
+		pre := 0
+		for _, op := range s.fast {
+			pre += int(op.npre)
+		}
+		assert.Equal(t, tc.pre, pre, "loop %d: pre-stores", tc.loop)
+		assert.Len(t, s.ends, tc.ends, "loop %d: end stores", tc.loop)
+		assert.Greater(t, c.Replay().Iterations, uint64(10_000), "loop %d", tc.loop)
+	}
+}
