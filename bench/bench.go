@@ -267,7 +267,10 @@ func Run(s Setup, o Options) (Result, error) {
 	if o.Console != nil {
 		cfg.ConsoleOut = func(_ sched.Time, b byte) { o.Console(b) }
 	}
-	disk := scsidev.Spec{ID: DiskID, Type: "acb4000", Images: []string{diskPath}, Params: o.Disk}
+	// The images are the run's (or the evaluator's, read-only) and go
+	// when it ends; a saved state copies them mid-run.
+	scratch := o.SaveTo == ""
+	disk := scsidev.Spec{ID: DiskID, Type: "acb4000", Images: []string{diskPath}, Params: o.Disk, Scratch: scratch}
 	if o.DiskImage != "" {
 		// The sidecar must say the setup's interleave (scsidev.Spec).
 		disk.ReadOnly, disk.Interleave = true, s.DiskInterleave
@@ -280,9 +283,7 @@ func Run(s Setup, o Options) (Result, error) {
 				return res, err
 			}
 		}
-		cfg.SCSI = append(cfg.SCSI, scsidev.Spec{ID: TapeID, Type: "mcd403", Images: []string{tapePath}, Params: o.Tape,
-			// A saved state copies the image and sidecar mid-run.
-			Scratch: o.SaveTo == ""})
+		cfg.SCSI = append(cfg.SCSI, scsidev.Spec{ID: TapeID, Type: "mcd403", Images: []string{tapePath}, Params: o.Tape, Scratch: scratch})
 	}
 	asmProg, err := backup.Build()
 	if err != nil {

@@ -85,7 +85,7 @@ func RunDisk(diskPath string, dp acb4000.Params, p diskbench.Params, waitOnDRQ b
 	cfg := emu.DefaultConfig(nil)
 	cfg.SCSIID = HostID
 	cfg.WaitOnDRQ = waitOnDRQ
-	cfg.SCSI = []scsidev.Spec{{ID: int(p.Target), Type: "acb4000", Images: []string{diskPath}, Params: dp}}
+	cfg.SCSI = []scsidev.Spec{{ID: int(p.Target), Type: "acb4000", Images: []string{diskPath}, Params: dp, Scratch: true}}
 	prog, err := LoadRAMProgram("diskbench.asm", asmProg, cfg, needs(diskSymbols, p.Fields())...)
 	if err != nil {
 		return res, err

@@ -31,6 +31,9 @@ func attach(bus *scsi.Bus, s scsidev.Spec) (scsidev.Device, error) {
 			}
 			return nil, err
 		}
+		if s.Scratch {
+			disks[i].f.Scratch()
+		}
 	}
 	// The ID in the name keeps event names unique with several
 	// controllers on the bus (save states find events by name).

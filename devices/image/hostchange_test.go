@@ -89,3 +89,25 @@ func nextTick(t *testing.T, f *File) {
 	}
 	t.Fatal("the file clock never moved")
 }
+
+// A scratch image (a bench's own, which nothing else touches) skips that
+// watch: a change made behind its back is read as it is.
+func TestScratchSkipsTheWatch(t *testing.T) {
+	p := create(t, 0)
+	var m testMeta
+	f, err := Open(p, &m, false)
+	require.NoError(t, err)
+	defer f.Close()
+	f.Scratch()
+	require.NoError(t, f.WriteBlock(1, bytes.Repeat([]byte{0x11}, 16)))
+	nextTick(t, f)
+	g, err := os.OpenFile(p, os.O_WRONLY, 0)
+	require.NoError(t, err)
+	_, err = g.WriteAt(bytes.Repeat([]byte{0x5a}, 16), 16)
+	require.NoError(t, err)
+	require.NoError(t, g.Close())
+	buf := make([]byte, 16)
+	require.NoError(t, f.ReadBlock(1, buf))
+	assert.Equal(t, bytes.Repeat([]byte{0x5a}, 16), buf)
+	require.NoError(t, f.Sync())
+}

@@ -61,6 +61,7 @@ type File struct {
 	blocks    int64
 	readOnly  bool
 	raw       bool // no sidecar (OpenRaw)
+	scratch   bool // a throwaway image (Scratch)
 
 	// seen is the file as this process last left it (watch); stale, once
 	// set, is the error every later access returns.
@@ -88,7 +89,7 @@ func (f *File) watch() error {
 // host"). Once changed, the image stays stopped: it is never written over
 // what the other program wrote.
 func (f *File) unchanged() error {
-	if f.stale != nil {
+	if f.stale != nil || f.scratch {
 		return f.stale
 	}
 	var now, named syscall.Stat_t
@@ -648,7 +649,7 @@ func (f *File) Fill(v byte) error {
 
 // Sync flushes written blocks to stable storage (fsync).
 func (f *File) Sync() error {
-	if f.readOnly {
+	if f.readOnly || f.scratch {
 		return nil
 	}
 	if err := f.f.Sync(); err != nil {
@@ -656,6 +657,12 @@ func (f *File) Sync() error {
 	}
 	return nil
 }
+
+// Scratch makes the image a throwaway one that only this process uses,
+// as a bench's run makes and deletes: Sync does nothing, and accesses no
+// longer check that nobody else changed or replaced the file (two system
+// calls each). A crash may lose what was written.
+func (f *File) Scratch() { f.scratch = true }
 
 // SaveMeta replaces the sidecar atomically (FORMAT changes interleave and
 // format state).
