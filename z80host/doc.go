@@ -125,9 +125,14 @@
 // return to elsewhere, a push that would change memory, /INT, NMI, a new
 // limit or new pages after a Bus call) is executed again from its start,
 // instruction by instruction, up to that point, and Run takes over
-// there. TestReplayChangesNothing runs loops of every kind on a port that
-// changes at random times and compares every register and every In
-// with Run's without replay.
+// there. A plan made from the checked iteration (spinPlan) lets replay
+// skip what every iteration computes alike: only the INs, what reads a
+// value that changes from one iteration to the next (a counter and what
+// is computed from it) and the conditions of the branches on those are
+// executed, with the checked iteration's values stored where a skipped
+// instruction's result is read or must be restored. TestReplayChangesNothing
+// runs loops of every kind on a port that changes at random times and
+// compares every register and every In with Run's without replay.
 //
 // `lbplus bench speed` measures the idle board and z80host alone against
 // koron's bare Step loop on its own array in one run (docs/PERFORMANCE.md
