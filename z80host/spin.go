@@ -26,7 +26,9 @@ package z80host
 // reaches the Bus: its code and stack are on plain pages), so the Bus
 // sees no difference at all. Each instruction computes what z80host
 // computes for it (the tests compare every instruction kind with Step,
-// exhaustively over its inputs where they fit). Replay stops at the
+// exhaustively over its inputs where they fit), and a plan made from the
+// checked iteration skips those that compute the same in every
+// iteration (spinPlan). Replay stops at the
 // first instruction boundary where the loop would not go on as decoded:
 // a branch taken the other way, an IN that waited or returned another
 // value, a store that would change memory, /INT, NMI, a new limit or new
@@ -41,7 +43,9 @@ type SteadyBus interface {
 	// with the low address byte port, starting at t or later, returns
 	// anything but what one at t returns, waits, or changes anything
 	// the CPU sees; t or less if it cannot promise that. It is a hint:
-	// replay checks every In it makes.
+	// replay checks every In it makes for its value, its waits, /INT,
+	// NMI, the limit and the page tables. What it cannot check is
+	// memory: an In must never write the CPU's memory behind it.
 	SteadyUntil(port uint8, t uint64) uint64
 }
 

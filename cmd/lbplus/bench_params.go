@@ -65,12 +65,11 @@ there, the parameter is not constrained on that side.
 
 Each check runs once per set of the parameters it sees (an outcome is
 remembered), and BACKUP's runs share one read-only disk image per
-interleave. The full search of all parameters takes 5 to 7 minutes of
-CPU on a 2-core host shared with other work, more the busier it is
-(docs/PERFORMANCE.md; about half of it the host polling a busy tape,
-which every check must run to its end). --short measures the rows on ` + fmt.Sprint(bench.ShortParamsPasses) + `
-blocks and stops each bisection four times coarser: about half the CPU
-time (3.7 minutes before outcomes were remembered), with narrower
+interleave. The full search of all parameters takes about 3 minutes of
+CPU on a 2-core host, more the busier it is (docs/PERFORMANCE.md: a
+third the SCSI data phases, a third the host polling a busy tape, which
+the CPU replays rather than executes). --short measures the rows on ` + fmt.Sprint(bench.ShortParamsPasses) + `
+blocks and stops each bisection four times coarser: about half the CPU time, with narrower
 windows where the burst 4K x2 host must stop at tape 3:1 (fewer blocks,
 fewer chances to stop). --param searches one. On stderr, unless -q: how
 many check runs were emulated, and each check's runs and the T-states its
