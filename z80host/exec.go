@@ -635,13 +635,15 @@ func (c *CPU) tstates(h *hot, op uint8, pc uint16) (T uint8, taken bool) {
 
 // cond evaluates the condition of JR cc, JP cc, CALL cc, RET cc.
 func (c *CPU) cond(op uint8) bool {
-	f := c.k.AF.Lo
-	var cc uint8
+	cc := (op >> 3) & 7
 	if op < 0x40 {
-		cc = (op >> 3) & 3 // JR NZ/Z/NC/C
-	} else {
-		cc = (op >> 3) & 7
+		cc &= 3 // JR NZ/Z/NC/C
 	}
+	return condition(c.k.AF.Lo, cc)
+}
+
+// condition evaluates condition cc (0-7: NZ Z NC C PO PE P M) on flags f.
+func condition(f, cc uint8) bool {
 	var bit uint8
 	switch cc >> 1 {
 	case 0:

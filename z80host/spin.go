@@ -373,22 +373,6 @@ func (c *CPU) spinDecode(head uint16) bool {
 	return false
 }
 
-// spinCond evaluates condition cc (0-7: NZ Z NC C PO PE P M) on f.
-func spinCond(f, cc uint8) bool {
-	var bit uint8
-	switch cc >> 1 {
-	case 0:
-		bit = f & 0x40
-	case 1:
-		bit = f & 0x01
-	case 2:
-		bit = f & 0x04
-	default:
-		bit = f & 0x80
-	}
-	return (bit != 0) == (cc&1 != 0)
-}
-
 // spinDecodeOne decodes the instruction at pc.
 func (c *CPU) spinDecodeOne(pc uint16) (op spinOp, ok bool) {
 	b0, ok := c.spinByte(pc)
@@ -626,12 +610,12 @@ func (c *CPU) spinRun(st *spinRegs, ops []spinOp, src *spinSource, t0 uint64, bo
 		case skEXDEHL:
 			r[rD], r[rE], r[rH], r[rL] = r[rH], r[rL], r[rD], r[rE]
 		case skCheck:
-			taken = spinCond(r[rF], op.a)
+			taken = condition(r[rF], op.a)
 		case skJR, skJP:
 			taken = true
 			st.memptr = op.nn
 		case skJRcc:
-			if taken = spinCond(r[rF], op.a); taken {
+			if taken = condition(r[rF], op.a); taken {
 				st.memptr = op.nn
 			}
 		case skDJNZ:
@@ -640,10 +624,10 @@ func (c *CPU) spinRun(st *spinRegs, ops []spinOp, src *spinSource, t0 uint64, bo
 				st.memptr = op.nn
 			}
 		case skJPcc:
-			taken = spinCond(r[rF], op.a)
+			taken = condition(r[rF], op.a)
 			st.memptr = op.nn
 		case skCALL, skCALLcc:
-			taken = op.kind == skCALL || spinCond(r[rF], op.a)
+			taken = op.kind == skCALL || condition(r[rF], op.a)
 			if taken && !c.spinSame16(st.sp-2, op.pc+uint16(op.len)) {
 				return i, spinBefore
 			}
@@ -652,7 +636,7 @@ func (c *CPU) spinRun(st *spinRegs, ops []spinOp, src *spinSource, t0 uint64, bo
 			}
 			st.memptr = op.nn
 		case skRET, skRETcc:
-			if taken = op.kind == skRET || spinCond(r[rF], op.a); !taken {
+			if taken = op.kind == skRET || condition(r[rF], op.a); !taken {
 				break
 			}
 			lo, ok1 := c.spinByte(st.sp)

@@ -338,7 +338,7 @@ func TestReplayOpsMatchStep(t *testing.T) {
 			done := n == 1 && status == spinOK
 			bus.ins = 0
 			c.Step()
-			if refuse && (op.kind == skCALL || spinCond(uint8(r.AF), op.a)) {
+			if refuse && (op.kind == skCALL || condition(uint8(r.AF), op.a)) {
 				require.False(t, done, "%x %x: a push that changes memory", b0, b1)
 				require.Equal(t, before, st, "%x %x: refused, unchanged", b0, b1)
 				continue
