@@ -158,7 +158,7 @@ type spinner struct {
 	// them (spinPlan), planned says there is one.
 	snaps []spinRegs
 	// pathIns (and their waits, none) are the values of the IN cycles of
-	// an iteration that goes as the checked one.
+	// the checked iteration, in order.
 	pathIns, pathInW []uint8
 	fast             []spinOp
 	ends             []spinStore
@@ -166,13 +166,13 @@ type spinner struct {
 }
 
 // spinStore puts a value the checked iteration had into one location
-// of spinRegs (spinLoc).
+// of spinRegs (numbered as spinUses numbers them).
 type spinStore struct {
 	loc uint8
 	v   uint16
 }
 
-// ReplayStats counts loop replay's work (tests and bench speed).
+// ReplayStats counts loop replay's work (for tests).
 type ReplayStats struct {
 	Checked    uint64 // decoded loops checked against koron
 	Rejected   uint64 // checks koron did not confirm
@@ -265,10 +265,18 @@ func (c *CPU) spinCheck() bool {
 	st := s.prev
 	src := spinSource{v: s.ins, w: s.insW}
 	s.snaps = s.snaps[:0]
+	s.pathIns, s.pathInW = s.pathIns[:0], s.pathInW[:0]
 	for i := range s.path {
 		s.snaps = append(s.snaps, st)
+		used := src.used
 		if n, _ := c.spinRun(&st, s.path[i:i+1], &src, 0, true); n != 1 || st.pc != s.path[(i+1)%len(s.path)].pc {
 			return false
+		}
+		if src.used > used {
+			// A decode kept from an earlier iteration goes on with
+			// this one's port values.
+			s.path[i].inV = s.ins[used]
+			s.pathIns, s.pathInW = append(s.pathIns, s.ins[used]), append(s.pathInW, 0)
 		}
 	}
 	s.snaps = append(s.snaps, st)
@@ -281,11 +289,13 @@ func (c *CPU) spinCheck() bool {
 // iteration is recorded (at most one loop's worth).
 func (c *CPU) spinRecorded(v uint8, waits int) {
 	s := c.spin
-	if len(s.ins) >= spinMaxOps || waits > 255 {
+	if len(s.ins) >= spinMaxOps || waits > 0 {
+		// Replay stops at any wait, so an iteration with one is no
+		// model for the others.
 		s.recording = false
 		return
 	}
-	s.ins, s.insW = append(s.ins, v), append(s.insW, uint8(max(waits, 0)))
+	s.ins, s.insW = append(s.ins, v), append(s.insW, 0)
 }
 
 // spinRecord starts keeping the state and port values from this arrival.
@@ -342,7 +352,6 @@ func (c *CPU) spinCodeSame() bool {
 func (c *CPU) spinDecode(head uint16) bool {
 	s := c.spin
 	s.path, s.period, s.m1 = s.path[:0], 0, 0
-	s.pathIns, s.pathInW = s.pathIns[:0], s.pathInW[:0]
 	st := s.prev
 	src := spinSource{v: s.ins, w: s.insW}
 	for range spinMaxOps {
@@ -358,7 +367,6 @@ func (c *CPU) spinDecode(head uint16) bool {
 		}
 		if src.used > used {
 			op.inV = src.v[used]
-			s.pathIns, s.pathInW = append(s.pathIns, op.inV), append(s.pathInW, 0)
 		}
 		op.taken = st.pc != op.pc+uint16(op.len)
 		op.want = st.pc
