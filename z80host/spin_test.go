@@ -71,6 +71,17 @@ func (b steadyPollBus) SteadyUntil(port uint8, t uint64) uint64 {
 // the others using the rest of the instructions replay executes. Port 25h
 // changes at random times in the test; each loop leaves, or changes its
 // path, on some values.
+// pollTick is scsilib's timeout count: NZ until HL' runs out.
+const pollTick = `
+tick:	exx
+	dec hl
+	ld a,h
+	or l
+	exx
+	ret nz
+	scf
+	ret`
+
 var pollLoops = []string{`
 	ld sp,0f000h
 	exx
@@ -84,14 +95,7 @@ loop:	in a,(25h)
 	jr nc,loop
 	halt
 done:	halt
-tick:	exx
-	dec hl
-	ld a,h
-	or l
-	exx
-	ret nz
-	scf
-	ret`, `
+` + pollTick, `
 	ld hl,0
 	ld c,25h
 poll:	in e,(c)
@@ -392,14 +396,7 @@ poll:	in a,(25h)
 	jr nc,poll
 	jr poll0
 done:	halt
-tick:	exx
-	dec hl
-	ld a,h
-	or l
-	exx
-	ret nz
-	scf
-	ret`
+` + pollTick
 
 // BenchmarkReplayPoll runs scsilib's poll shape on a port that never
 // changes, with the Bus's hint (replay) and without (every iteration
