@@ -174,9 +174,7 @@ type spinStore struct {
 
 // ReplayStats counts loop replay's work (for tests).
 type ReplayStats struct {
-	Checked    uint64 // decoded loops checked against koron
 	Rejected   uint64 // checks koron did not confirm
-	Replays    uint64 // runs of replay
 	Iterations uint64 // iterations replayed
 }
 
@@ -234,7 +232,6 @@ func (c *CPU) spinIn(pc uint16, b0 uint8) bool {
 	// code is still there and the recorded iteration went its way, or
 	// decode the loop from there; then check it against what koron did.
 	s.recording = false
-	c.replay.Checked++
 	if !(s.decoded && s.gen == c.pagesGen && s.pathHead == pc && c.spinCodeSame() && c.spinCheck()) {
 		s.decoded = false
 		if !c.spinDecode(pc) {
@@ -762,7 +759,6 @@ func (c *CPU) spinReplay(horizon uint64) bool {
 	s.limit = c.limit // and s.gen is pagesGen: decoded or checked just now
 	lastSetsF := path[len(path)-1].setsF
 	var n uint64
-	c.replay.Replays++
 	ops, ends := path, []spinStore(nil)
 	if s.planned {
 		ops, ends = s.fast, s.ends
@@ -795,7 +791,7 @@ func (c *CPU) spinReplay(horizon uint64) bool {
 			c.spinRun(&st, path[:upto], &src, 0, true)
 			c.spinStore(&st)
 			c.replay.Iterations += n
-			return true
+			return st.t != t0
 		}
 		for _, e := range ends {
 			st.put(e)

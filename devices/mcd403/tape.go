@@ -118,8 +118,9 @@ func Open(path string, readOnly bool) (*Tape, error) {
 // Scratch makes the cartridge a throwaway one, as a bench's run makes
 // and deletes (image.File.Scratch): its blocks are written without a
 // sync, and its written list reaches the sidecar when it closes rather
-// than with each new block. A crash may lose what it wrote; nothing the drive or the host
-// sees changes (the drive reads the list it keeps, not the sidecar).
+// than with each new block. A crash may lose what it wrote; nothing the
+// drive or the host sees changes (the drive reads the list it keeps,
+// not the sidecar).
 func (t *Tape) Scratch() {
 	t.scratch = true
 	t.f.Scratch()
